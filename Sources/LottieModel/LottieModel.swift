@@ -1,0 +1,1 @@
+// LottieModel: value types for a Lottie animation and its parser.

@@ -1,0 +1,227 @@
+import Foundation
+import LottieModel
+import Raster
+
+/// Draws the layers of a composition at one frame: parenting, visibility, precomps, and the
+/// offscreen passes that masks, mattes, blend modes and group opacity need.
+struct LayerCompositor {
+    let renderer: AnimationRenderer
+    let surfaceWidth: Int
+    let surfaceHeight: Int
+
+    /// Precomps nest; beyond this depth (only reachable through a malformed file that slipped
+    /// past the parser's cycle check) nothing more is drawn.
+    static let maxDepth = 32
+
+    mutating func drawComposition(_ comp: Composition, frame: Double, into surface: inout Surface, matrix: Matrix,
+                                  opacity: Double, clip: CoverageMask?, depth: Int) {
+        guard depth < Self.maxDepth else { return }
+        // Layers are listed top-most first: draw from the end.
+        for position in comp.layers.indices.reversed() {
+            let layer = comp.layers[position]
+            guard !layer.isMatteSource, !layer.hidden, isVisible(layer, at: frame) else { continue }
+            if case .null = layer.kind { continue }
+            let matte: Layer? = layer.matteMode == .none ? nil : comp.matteSource(forLayerAt: position)
+            drawLayer(layer, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
+                      matte: layer.matteMode == .none ? nil : (matte, layer.matteMode), clip: clip, depth: depth)
+        }
+    }
+
+    /// lottie-ios shows a layer while in-point <= frame <= out-point, both ends included.
+    func isVisible(_ layer: Layer, at frame: Double) -> Bool {
+        layer.inPoint <= frame && frame <= layer.outPoint
+    }
+
+    /// The layer's matrix to its composition's space, through its parents.
+    func layerMatrix(_ layer: Layer, in comp: Composition, frame: Double) -> Matrix {
+        var matrix = layer.transform.matrix(at: frame, autoOrient: layer.autoOrient)
+        var current = layer
+        var hops = 0
+        while let parentIndex = current.parent, let parent = comp.layer(withIndex: parentIndex), hops < 64 {
+            matrix = matrix.concatenating(parent.transform.matrix(at: frame, autoOrient: parent.autoOrient))
+            current = parent
+            hops += 1
+        }
+        return matrix
+    }
+
+    mutating func drawLayer(_ layer: Layer, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
+                            opacity: Double, matte: (Layer?, MatteMode)?, clip: CoverageMask?, depth: Int) {
+        let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
+        let alpha = opacity * layer.transform.opacityFraction(at: frame)
+        guard alpha > 0 else { return }
+        let masks = layer.masks.filter { $0.mode != .none }
+        let shapes: ShapeTree?
+        if case .shape(let items) = layer.kind { shapes = ShapeTree(items: items, frame: frame) } else { shapes = nil }
+        let shadows = Effects.dropShadows(of: layer, at: frame)
+        let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
+        let blend = Self.blendMode(layer.blendMode)
+        let offscreen = !masks.isEmpty || matte != nil || blend != .normal || groupOpacity || !shadows.isEmpty
+            || Effects.hasColorEffect(layer)
+
+        if !offscreen {
+            drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
+            return
+        }
+        var content = Surface(width: surfaceWidth, height: surfaceHeight)
+        drawContent(layer, shapes: shapes, frame: frame, into: &content, world: world, opacity: 1, clip: nil, depth: depth)
+        Effects.applyColorEffects(of: layer, at: frame, to: &content)
+        var coverage = buildMasks(masks, frame: frame, world: world)
+        if let (matteLayer, mode) = matte {
+            let matteMask = renderMatte(matteLayer, mode: mode, in: comp, frame: frame, compMatrix: compMatrix, depth: depth)
+            if coverage == nil { coverage = matteMask } else { coverage!.combine(matteMask, .intersect) }
+        }
+        if let clip {
+            if coverage == nil { coverage = clip } else { coverage!.combine(clip, .intersect) }
+        }
+        if let coverage { content.applyMask(coverage) }
+        for shadow in shadows {
+            surface.composite(Effects.shadow(shadow, of: content), blend: .normal, opacity: alpha, mask: nil)
+        }
+        surface.composite(content, blend: blend, opacity: alpha, mask: nil)
+    }
+
+    /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
+    private func contentOverlaps(_ layer: Layer, shapes: ShapeTree?) -> Bool {
+        switch layer.kind {
+        case .shape: return (shapes?.ops.count ?? 0) > 1
+        case .precomp, .text: return true
+        default: return false
+        }
+    }
+
+    mutating func drawContent(_ layer: Layer, shapes: ShapeTree?, frame: Double, into surface: inout Surface, world: Matrix,
+                              opacity: Double, clip: CoverageMask?, depth: Int) {
+        switch layer.kind {
+        case .shape:
+            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip)
+        case .solid(let color, let width, let height):
+            var path = RasterPath()
+            path.addRect(Rect(x: 0, y: 0, width: width, height: height))
+            surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip)
+        case .image(let refId):
+            guard let image = renderer.images[refId] else { return }
+            var scale = Matrix.identity
+            if case .image(let asset)? = renderer.animation.assets[refId], asset.width > 0, asset.height > 0 {
+                scale = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
+            }
+            surface.draw(image, transform: scale.concatenating(world), opacity: opacity, clip: clip)
+        case .precomp(let refId, let width, let height):
+            guard let comp = renderer.precomps[refId] else { return }
+            let localFrame: Double
+            if let remap = layer.timeRemap {
+                localFrame = remap.value(at: frame) * renderer.animation.frameRate
+            } else {
+                localFrame = (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
+            }
+            // A precomp shows only what lies inside its own width and height.
+            var bounds = Self.clipMask(width: width, height: height, matrix: world, surface: surface)
+            if let clip {
+                if bounds == nil { bounds = clip } else { bounds!.combine(clip, .intersect) }
+            }
+            drawComposition(comp, frame: localFrame, into: &surface, matrix: world, opacity: opacity, clip: bounds, depth: depth + 1)
+        case .text(let data):
+            renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip)
+        case .null, .unsupported:
+            break
+        }
+    }
+
+    /// Combines a layer's masks in order into one coverage mask.
+    func buildMasks(_ masks: [ModelMask], frame: Double, world: Matrix) -> CoverageMask? {
+        guard let first = masks.first else { return nil }
+        // Adding starts from nothing; subtracting or intersecting starts from everything.
+        let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
+        var result = CoverageMask(width: surfaceWidth, height: surfaceHeight, value: startsFull ? 255 : 0)
+        for mask in masks {
+            var m = CoverageMask(width: surfaceWidth, height: surfaceHeight)
+            let path = ShapeGeometry.path(mask.path.value(at: frame))
+            m.fill(path, transform: world, rule: .nonZero)
+            let expansion = mask.expansion.value(at: frame)
+            if expansion.isFinite, expansion != 0 {
+                var style = StrokeStyle()
+                style.width = abs(expansion) * 2
+                style.join = .round
+                let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
+                if expansion > 0 {
+                    m.fill(outline, transform: world, rule: .nonZero)
+                } else {
+                    var band = CoverageMask(width: surfaceWidth, height: surfaceHeight)
+                    band.fill(outline, transform: world, rule: .nonZero)
+                    m.combine(band, .subtract)
+                }
+            }
+            if mask.inverted { m = m.inverted() }
+            let o = clamp01(mask.opacity.value(at: frame) / 100)
+            if o < 1 { m.scale(by: o) }
+            switch mask.mode {
+            case .add, .none: result.combine(m, .add)
+            case .subtract: result.combine(m, .subtract)
+            case .intersect: result.combine(m, .intersect)
+            case .lighten: result.combine(m, .lighten)
+            case .darken: result.combine(m, .darken)
+            case .difference: result.combine(m, .difference)
+            }
+        }
+        return result
+    }
+
+    /// Renders the matte layer offscreen and turns it into coverage by alpha or luma.
+    mutating func renderMatte(_ matteLayer: Layer?, mode: MatteMode, in comp: Composition, frame: Double, compMatrix: Matrix,
+                              depth: Int) -> CoverageMask {
+        var matteSurface = Surface(width: surfaceWidth, height: surfaceHeight)
+        if let matteLayer, !matteLayer.hidden || matteLayer.isMatteSource, isVisible(matteLayer, at: frame) {
+            drawLayer(matteLayer, in: comp, frame: frame, into: &matteSurface, compMatrix: compMatrix, opacity: 1,
+                      matte: nil, clip: nil, depth: depth)
+        }
+        switch mode {
+        case .alpha, .none: return matteSurface.alphaMask()
+        case .alphaInverted: return matteSurface.alphaMask().inverted()
+        case .luma: return matteSurface.lumaMask()
+        case .lumaInverted: return matteSurface.lumaMask().inverted()
+        }
+    }
+
+    /// A mask of the rectangle (0, 0, width, height) mapped by `matrix`, or nil when that
+    /// rectangle covers the whole surface anyway.
+    static func clipMask(width: Double, height: Double, matrix: Matrix, surface: Surface) -> CoverageMask? {
+        guard width > 0, height > 0 else { return nil }
+        let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
+        let axisAligned = (abs(corners[0].y - corners[1].y) < 1e-9 && abs(corners[1].x - corners[2].x) < 1e-9)
+            || (abs(corners[0].x - corners[1].x) < 1e-9 && abs(corners[1].y - corners[2].y) < 1e-9)
+        if axisAligned {
+            let xs = corners.map { $0.x }, ys = corners.map { $0.y }
+            if xs.min()! <= 0, ys.min()! <= 0, xs.max()! >= Double(surface.width), ys.max()! >= Double(surface.height) {
+                return nil
+            }
+        }
+        var mask = CoverageMask(width: surface.width, height: surface.height)
+        var path = RasterPath()
+        path.addRect(Rect(x: 0, y: 0, width: width, height: height))
+        mask.fill(path, transform: matrix, rule: .nonZero)
+        return mask
+    }
+
+    static func blendMode(_ mode: ModelBlend) -> RasterBlend {
+        switch mode {
+        case .normal: return .normal
+        case .multiply: return .multiply
+        case .screen: return .screen
+        case .overlay: return .overlay
+        case .darken: return .darken
+        case .lighten: return .lighten
+        case .colorDodge: return .colorDodge
+        case .colorBurn: return .colorBurn
+        case .hardLight: return .hardLight
+        case .softLight: return .softLight
+        case .difference: return .difference
+        case .exclusion: return .exclusion
+        case .hue: return .hue
+        case .saturation: return .saturation
+        case .color: return .color
+        case .luminosity: return .luminosity
+        case .add: return .add
+        case .hardMix: return .normal
+        }
+    }
+}

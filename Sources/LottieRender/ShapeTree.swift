@@ -1,0 +1,236 @@
+import Foundation
+import LottieModel
+import Raster
+
+/// One evaluated shape of a shape layer: its geometry in its own group's space, and the
+/// matrix from that space to the layer.
+struct ShapeNode {
+    var path: RasterPath
+    var matrix: Matrix
+}
+
+/// What a fill or stroke paints with, evaluated at one frame.
+enum StyleKind {
+    case fill(Paint, FillRule)
+    case stroke(Paint, StrokeStyle)
+}
+
+/// A fill or stroke applied to the shapes above it, evaluated at one frame.
+struct DrawOp {
+    var kind: StyleKind
+    var opacity: Double
+    /// Indexes into `ShapeTree.nodes` of the shapes this style paints.
+    var nodeIDs: [Int]
+    /// From the style's own group space to the layer (stroke widths and gradients live here).
+    var matrix: Matrix
+}
+
+/// The shapes of a shape layer evaluated at one frame, following the Lottie model: a style
+/// paints every shape above it in its group and in the groups nested above it; modifiers
+/// (trim, rounded corners, …) change every shape above them, for every style that paints it;
+/// items earlier in a list are drawn on top of later ones.
+struct ShapeTree {
+    private(set) var nodes: [ShapeNode] = []
+    /// Top-most first.
+    private(set) var ops: [DrawOp] = []
+    let frame: Double
+
+    init(items: [ShapeItem], frame: Double) {
+        self.frame = frame
+        _ = process(items, matrix: .identity, opacity: 1, depth: 0)
+    }
+
+    /// Paints the tree, bottom-most style first.
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: CoverageMask?) {
+        for op in ops.reversed() {
+            let alpha = op.opacity * opacity
+            guard alpha > 0, !op.nodeIDs.isEmpty else { continue }
+            let toDevice = op.matrix.concatenating(layerMatrix)
+            var path = RasterPath()
+            for id in op.nodeIDs {
+                let node = nodes[id]
+                if node.matrix == op.matrix {
+                    path.append(node.path)
+                } else if let inverse = op.matrix.inverted() {
+                    path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
+                }
+            }
+            guard !path.isEmpty else { continue }
+            switch op.kind {
+            case .fill(let paint, let rule):
+                surface.fill(path, transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip)
+            case .stroke(let paint, let style):
+                surface.stroke(path, transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip)
+            }
+        }
+    }
+
+    /// Evaluates one group's items. Returns the ids of the shapes it contributes to the styles
+    /// and modifiers of the enclosing group.
+    private mutating func process(_ items: [ShapeItem], matrix parent: Matrix, opacity parentOpacity: Double, depth: Int) -> [Int] {
+        guard depth < 64 else { return [] }
+        var matrix = parent
+        var opacity = parentOpacity
+        // The group's transform item applies to the whole group wherever it stands in the list.
+        for item in items where !item.hidden {
+            if case .transform(let t) = item.kind {
+                matrix = t.transform.matrix(at: frame).concatenating(parent)
+                opacity *= t.transform.opacityFraction(at: frame)
+                break
+            }
+        }
+        if let repeaterIndex = items.firstIndex(where: { if case .repeater = $0.kind, !$0.hidden { return true }; return false }),
+           case .repeater(let repeater) = items[repeaterIndex].kind {
+            var scope = repeat(Array(items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity, depth: depth)
+            scope += processItems(Array(items[(repeaterIndex + 1)...]), matrix: matrix, opacity: opacity, depth: depth, inherited: scope)
+            return scope
+        }
+        return processItems(items, matrix: matrix, opacity: opacity, depth: depth, inherited: [])
+    }
+
+    private mutating func processItems(_ items: [ShapeItem], matrix: Matrix, opacity: Double, depth: Int, inherited: [Int]) -> [Int] {
+        var scope = inherited
+        for item in items where !item.hidden {
+            switch item.kind {
+            case .group(let children):
+                scope += process(children, matrix: matrix, opacity: opacity, depth: depth + 1)
+            case .path(let shape, _):
+                addNode(ShapeGeometry.path(shape.value(at: frame)), matrix: matrix, to: &scope)
+            case .rectangle(let position, let size, let roundness, let reversed):
+                addNode(ShapeGeometry.rectangle(center: position.value(at: frame), size: size.value(at: frame),
+                                                roundness: roundness.value(at: frame), reversed: reversed),
+                        matrix: matrix, to: &scope)
+            case .ellipse(let position, let size, let reversed):
+                addNode(ShapeGeometry.ellipse(center: position.value(at: frame), size: size.value(at: frame), reversed: reversed),
+                        matrix: matrix, to: &scope)
+            case .polystar(let star):
+                addNode(ShapeGeometry.polystar(star, at: frame), matrix: matrix, to: &scope)
+            case .fill, .stroke, .gradientFill, .gradientStroke:
+                if let op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
+                    ops.append(op)
+                }
+            case .trim(let start, let end, let offset, let individually):
+                applyTrim(start: start.value(at: frame), end: end.value(at: frame), offset: offset.value(at: frame),
+                          individually: individually, to: scope)
+            case .roundedCorners(let radius):
+                let r = radius.value(at: frame)
+                if r > 0 { modify(scope, in: matrix) { PathModifiers.roundCorners($0, radius: r) } }
+            case .puckerBloat(let amount):
+                let a = amount.value(at: frame)
+                if a != 0 { modify(scope, in: matrix) { PathModifiers.puckerBloat($0, amount: a / 100) } }
+            case .zigZag(let size, let ridges, let smooth):
+                let s = size.value(at: frame), n = ridges.value(at: frame)
+                if s != 0 && n >= 0 { modify(scope, in: matrix) { PathModifiers.zigZag($0, amplitude: s, ridges: Int(n.rounded()), smooth: smooth) } }
+            case .offsetPath(let amount, let join, let miterLimit):
+                let a = amount.value(at: frame)
+                if a != 0 {
+                    let ml = miterLimit.value(at: frame)
+                    modify(scope, in: matrix) { PathModifiers.offset($0, by: a, join: join, miterLimit: ml) }
+                }
+            case .twist, .merge, .transform, .repeater, .unsupported:
+                // Merge paths are not drawn by lottie-ios's reference engine either; the group
+                // transform was applied above; a second repeater is handled by recursion.
+                break
+            }
+        }
+        return scope
+    }
+
+    /// Draws the items before a repeater `copies` times, each copy moved by the repeater's
+    /// transform applied once more.
+    private mutating func repeat(_ items: [ShapeItem], _ repeater: Repeater, matrix: Matrix, opacity: Double, depth: Int) -> [Int] {
+        let copies = repeater.copies.value(at: frame)
+        guard copies.isFinite, copies >= 1 else { return [] }
+        let count = min(Int(copies.rounded(.up)), 1000)
+        let offset = repeater.offset.value(at: frame)
+        let t = repeater.transform
+        let anchor = t.anchor.value(at: frame), position = t.position.value(at: frame)
+        let scale = t.scale.value(at: frame), rotation = t.rotation.value(at: frame)
+        let startOpacity = clamp01(repeater.startOpacity.value(at: frame) / 100)
+        let endOpacity = clamp01(repeater.endOpacity.value(at: frame) / 100)
+        var scope: [Int] = []
+        var blocks: [[DrawOp]] = []
+        let outerOps = ops
+        for i in 0..<count {
+            let k = Double(i) + offset
+            let step = Matrix.translation(-anchor.x, -anchor.y)
+                .concatenating(.scale(pow(scale.x / 100, k), pow(scale.y / 100, k)))
+                .concatenating(.rotation(radians: rotation * k * degreesToRadians))
+                .concatenating(.translation(position.x * k + anchor.x, position.y * k + anchor.y))
+            let copyOpacity = count > 1 ? startOpacity + (endOpacity - startOpacity) * Double(i) / Double(count - 1) : startOpacity
+            ops = []
+            scope += processItems(items, matrix: step.concatenating(matrix), opacity: opacity * copyOpacity, depth: depth + 1, inherited: [])
+            blocks.append(ops)
+        }
+        // Composite 1 (above): each copy is drawn over the previous one; ops are top-most first.
+        ops = outerOps
+        if repeater.composite == 2 {
+            for block in blocks { ops += block }
+        } else {
+            for block in blocks.reversed() { ops += block }
+        }
+        return scope
+    }
+
+    private mutating func addNode(_ path: RasterPath, matrix: Matrix, to scope: inout [Int]) {
+        nodes.append(ShapeNode(path: path, matrix: matrix))
+        scope.append(nodes.count - 1)
+    }
+
+    /// Runs a modifier on each shape, in the modifier's group space.
+    private mutating func modify(_ ids: [Int], in matrix: Matrix, _ body: (RasterPath) -> RasterPath) {
+        for id in ids {
+            bringToSpace(id, matrix)
+            nodes[id].path = body(nodes[id].path)
+        }
+    }
+
+    private mutating func bringToSpace(_ id: Int, _ matrix: Matrix) {
+        guard nodes[id].matrix != matrix, let inverse = matrix.inverted() else { return }
+        nodes[id].path = nodes[id].path.transformed(by: nodes[id].matrix.concatenating(inverse))
+        nodes[id].matrix = matrix
+    }
+
+    /// Trim paths: keeps the part of the shapes between start and end (percent) shifted by
+    /// offset (degrees, 360 = one whole length); "simultaneously" treats the shapes as one
+    /// path end to end, "individually" trims each shape on its own.
+    private mutating func applyTrim(start: Double, end: Double, offset: Double, individually: Bool, to ids: [Int]) {
+        guard !ids.isEmpty, start.isFinite, end.isFinite, offset.isFinite else { return }
+        var s = clamp01(start / 100), e = clamp01(end / 100)
+        if s > e { swap(&s, &e) }
+        if s <= 0 && e >= 1 { return }
+        let shift = (offset / 360).truncatingRemainder(dividingBy: 1)
+        s += shift; e += shift
+        if e - s <= 1e-9 {
+            for id in ids { nodes[id].path = RasterPath() }
+            return
+        }
+        if individually {
+            for id in ids {
+                let measure = PathMeasure(nodes[id].path)
+                nodes[id].path = PathModifiers.trim(measure, from: s, to: e)
+            }
+            return
+        }
+        // Simultaneous: one length over every shape in order; each keeps its own part.
+        let measures = ids.map { PathMeasure(nodes[$0].path) }
+        let total = measures.reduce(0) { $0 + $1.length }
+        guard total > 0 else { return }
+        var ranges: [(Double, Double)] = []
+        let a = s - s.rounded(.down), b = a + (e - s)
+        if b <= 1 { ranges = [(a, b)] } else { ranges = [(a, 1), (0, b - 1)] }
+        var before = 0.0
+        for (i, id) in ids.enumerated() {
+            let length = measures[i].length
+            var result = RasterPath()
+            if length > 0 {
+                for (ra, rb) in ranges {
+                    let from = max(ra * total - before, 0), to = min(rb * total - before, length)
+                    if to > from { result.append(measures[i].segment(from: from, to: to)) }
+                }
+            }
+            nodes[id].path = result
+            before += length
+        }
+    }
+}

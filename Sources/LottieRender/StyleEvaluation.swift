@@ -1,0 +1,113 @@
+import Foundation
+import LottieModel
+import Raster
+
+/// Evaluates fills, strokes and gradients of the model at one frame into raster paints.
+enum StyleEvaluation {
+    static func drawOp(for kind: ShapeKind, at frame: Double, nodeIDs: [Int], matrix: Matrix, opacity: Double) -> DrawOp? {
+        switch kind {
+        case .fill(let color, let fillOpacity, let evenOdd):
+            let o = clamp01(fillOpacity.value(at: frame) / 100)
+            return DrawOp(kind: .fill(.solid(color.value(at: frame).color), evenOdd ? .evenOdd : .nonZero),
+                          opacity: o * opacity, nodeIDs: nodeIDs, matrix: matrix)
+        case .stroke(let s):
+            let width = s.width.value(at: frame)
+            guard width.isFinite, width > 0 else { return nil }
+            let style = strokeStyle(width: width, cap: s.lineCap, join: s.lineJoin, miterLimit: s.miterLimit, dashes: s.dashes, at: frame)
+            return DrawOp(kind: .stroke(.solid(s.color.value(at: frame).color), style),
+                          opacity: clamp01(s.opacity.value(at: frame) / 100) * opacity, nodeIDs: nodeIDs, matrix: matrix)
+        case .gradientFill(let g):
+            let paint = gradientPaint(isRadial: g.isRadial, start: g.start, end: g.end, highlightLength: g.highlightLength,
+                                      highlightAngle: g.highlightAngle, colors: g.colors, at: frame)
+            return DrawOp(kind: .fill(paint, g.evenOdd ? .evenOdd : .nonZero),
+                          opacity: clamp01(g.opacity.value(at: frame) / 100) * opacity, nodeIDs: nodeIDs, matrix: matrix)
+        case .gradientStroke(let g):
+            let width = g.width.value(at: frame)
+            guard width.isFinite, width > 0 else { return nil }
+            let paint = gradientPaint(isRadial: g.isRadial, start: g.start, end: g.end, highlightLength: g.highlightLength,
+                                      highlightAngle: g.highlightAngle, colors: g.colors, at: frame)
+            let style = strokeStyle(width: width, cap: g.lineCap, join: g.lineJoin, miterLimit: g.miterLimit, dashes: g.dashes, at: frame)
+            return DrawOp(kind: .stroke(paint, style),
+                          opacity: clamp01(g.opacity.value(at: frame) / 100) * opacity, nodeIDs: nodeIDs, matrix: matrix)
+        default:
+            return nil
+        }
+    }
+
+    static func strokeStyle(width: Double, cap: Int, join: Int, miterLimit: Double, dashes: [Dash], at frame: Double) -> StrokeStyle {
+        var style = StrokeStyle()
+        style.width = width
+        style.cap = cap == 2 ? .round : cap == 3 ? .square : .butt
+        style.join = join == 2 ? .round : join == 3 ? .bevel : .miter
+        style.miterLimit = miterLimit > 0 ? miterLimit : 4
+        var pattern: [Double] = []
+        var dashOffset = 0.0
+        for dash in dashes {
+            let v = dash.value.value(at: frame)
+            switch dash.kind {
+            case "o": dashOffset = v
+            default: pattern.append(max(0, v.isFinite ? v : 0))
+            }
+        }
+        // An odd pattern repeats to make dash/gap pairs, as in SVG.
+        if pattern.count % 2 == 1 { pattern += pattern }
+        if pattern.reduce(0, +) > 0 {
+            style.dashes = pattern
+            style.dashOffset = dashOffset
+        }
+        return style
+    }
+
+    static func gradientPaint(isRadial: Bool, start: Animated<Vec2>, end: Animated<Vec2>, highlightLength: Animated<Double>?,
+                              highlightAngle: Animated<Double>?, colors: Animated<GradientColors>, at frame: Double) -> Paint {
+        let s = start.value(at: frame).point, e = end.value(at: frame).point
+        let stops = gradientStops(colors.value(at: frame))
+        if !isRadial {
+            return .gradient(.linear(start: s, end: e, stops: stops), .identity)
+        }
+        let radius = ((e.x - s.x) * (e.x - s.x) + (e.y - s.y) * (e.y - s.y)).squareRoot()
+        // The highlight moves the focal point from the centre towards the edge, along the
+        // start→end direction turned by the highlight angle.
+        let length = max(-0.99, min(0.99, (highlightLength?.value(at: frame) ?? 0) / 100))
+        let angle = atan2(e.y - s.y, e.x - s.x) + (highlightAngle?.value(at: frame) ?? 0) * degreesToRadians
+        let focal = Point(s.x + cos(angle) * radius * length, s.y + sin(angle) * radius * length)
+        return .gradient(.radial(center: s, radius: radius, focal: focal, stops: stops), .identity)
+    }
+
+    /// Merges the colour stops and the opacity stops of a Lottie gradient into one list of
+    /// stops carrying both, at the union of their offsets.
+    static func gradientStops(_ g: GradientColors) -> [GradientStop] {
+        let colors = g.colorStops
+        let alphas = g.alphaStops
+        guard !colors.isEmpty else { return [GradientStop(offset: 0, color: .clear)] }
+        var offsets = colors.map { $0.offset }
+        offsets += alphas.map { $0.offset }
+        offsets = Array(Set(offsets.map { clamp01($0) })).sorted()
+        return offsets.map { t in
+            let (r, gg, b) = interpolateColor(colors, at: t)
+            let a = alphas.isEmpty ? 1 : interpolateAlpha(alphas, at: t)
+            return GradientStop(offset: t, color: Color(r: clamp01(r), g: clamp01(gg), b: clamp01(b), a: clamp01(a)))
+        }
+    }
+
+    private static func interpolateColor(_ stops: [(offset: Double, r: Double, g: Double, b: Double)], at t: Double) -> (Double, Double, Double) {
+        if t <= stops[0].offset { return (stops[0].r, stops[0].g, stops[0].b) }
+        for i in 1..<max(1, stops.count) where t <= stops[i].offset {
+            let a = stops[i - 1], b = stops[i]
+            let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
+            return (a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f)
+        }
+        let last = stops[stops.count - 1]
+        return (last.r, last.g, last.b)
+    }
+
+    private static func interpolateAlpha(_ stops: [(offset: Double, alpha: Double)], at t: Double) -> Double {
+        if t <= stops[0].offset { return stops[0].alpha }
+        for i in 1..<max(1, stops.count) where t <= stops[i].offset {
+            let a = stops[i - 1], b = stops[i]
+            let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
+            return a.alpha + (b.alpha - a.alpha) * f
+        }
+        return stops[stops.count - 1].alpha
+    }
+}

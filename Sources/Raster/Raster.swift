@@ -1,0 +1,1 @@
+// Raster: paths, coverage, paint, compositing, pixel formats.

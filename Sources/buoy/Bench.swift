@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import LottieModel
+import LottieRender
+import Raster
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time rendering N frames spread over the animation; writes no files.",
+        discussion: "Ends with: bench: median_ms_per_frame=X p95_ms=Y frames=N"
+    )
+
+    @Argument(help: "The Lottie JSON file.")
+    var animation: String
+
+    @Option(help: "Output size WxH.")
+    var size: Size?
+
+    @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
+    var contentMode: ContentMode = .fit
+
+    @Option(help: "How many frames (default: every frame of the animation).")
+    var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() throws {
+        let loadStart = DispatchTime.now().uptimeNanoseconds
+        let renderer = try loadRenderer(path: animation)
+        let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
+        let anim = renderer.animation
+        let width = size?.width ?? Int(anim.width.rounded())
+        let height = size?.height ?? Int(anim.height.rounded())
+        let viewport = Viewport(width: width, height: height, contentMode: contentMode)
+        let total = max(1, Int((anim.outPoint - anim.inPoint).rounded(.down)))
+        let n = count ?? total
+        var surface = Surface(width: width, height: height)
+        var times: [Double] = []
+        times.reserveCapacity(n)
+        for i in 0..<n {
+            let frame = anim.inPoint + (anim.outPoint - anim.inPoint) * Double(i) / Double(max(n, 1))
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        let sorted = times.sorted()
+        let median = sorted[sorted.count / 2]
+        let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
+        print(String(format: "load_ms=%.2f size=%dx%d mode=%@", loadMs, width, height, contentMode.rawValue))
+        print(String(format: "bench: median_ms_per_frame=%.3f p95_ms=%.3f frames=%d", median, p95, n))
+    }
+}

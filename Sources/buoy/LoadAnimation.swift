@@ -1,0 +1,30 @@
+import LottieModel
+import LottieRender
+
+/// Loads and prepares an animation, turning any failure into exit status 2 with the file and
+/// JSON path in the message.
+func loadRenderer(path: String) throws -> AnimationRenderer {
+    do {
+        let animation = try Animation.load(path: path)
+        for warning in animation.warnings.prefix(20) {
+            printWarning("\(warning)")
+        }
+        if animation.warnings.count > 20 { printWarning("… and \(animation.warnings.count - 20) more warnings") }
+        return AnimationRenderer(animation: animation)
+    } catch let error as ParseError {
+        throw CommandFailure.badAnimation("\(error)")
+    } catch {
+        throw CommandFailure.badAnimation("\(path): \(error)")
+    }
+}
+
+func printWarning(_ text: String) {
+    var stderr = StandardError()
+    print("buoy: warning: \(text)", to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleWriter.stderr(string)
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import LottieModel
+import LottieRender
+import Raster
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render frames of a Lottie animation to PNG files.",
+        discussion: """
+        With one frame OUT is a PNG file (default: the animation's name with .png); with several
+        frames OUT is a directory of frame-000000.png, frame-000001.png, …
+        --batch FILE renders TSV lines: animation<TAB>frame<TAB>width<TAB>height<TAB>out.png,
+        each frame aspect-fit from the top-left corner (the lottie-ios snapshot layout).
+        """
+    )
+
+    @Argument(help: "The Lottie JSON file.")
+    var animation: String?
+
+    @Option(name: .shortAndLong, help: "Output PNG file, or directory when rendering several frames.")
+    var output: String?
+
+    @Option(help: "The absolute frame to render (may be fractional).")
+    var frame: Double?
+
+    @Option(help: "Render frame ip + P*(op-ip), P in 0...1.")
+    var progress: Double?
+
+    @Option(help: "Render frames A to B inclusive, every STEP frames (default 1).")
+    var frames: FrameRange?
+
+    @Option(help: "Output size WxH.")
+    var size: Size?
+
+    @Option(name: .customLong("content-mode"), help: "How the animation fits the output: fit, fill or stretch.")
+    var contentMode: ContentMode = .fit
+
+    @Option(help: "transparent or #RRGGBB.")
+    var background: Background = Background(color: .clear)
+
+    @Option(help: "A TSV file of frames to render (see above).")
+    var batch: String?
+
+    func validate() throws {
+        if batch != nil {
+            guard animation == nil, frame == nil, progress == nil, frames == nil else {
+                throw ValidationError("--batch takes no animation and no frame options")
+            }
+            return
+        }
+        guard animation != nil else { throw ValidationError("missing ANIMATION (or --batch FILE)") }
+        let chosen = [frame != nil, progress != nil, frames != nil].filter { $0 }.count
+        guard chosen <= 1 else { throw ValidationError("give only one of --frame, --progress, --frames") }
+        if let p = progress, !(p.isFinite && p >= 0 && p <= 1) {
+            throw ValidationError("--progress must be between 0 and 1")
+        }
+        if let f = frame, !f.isFinite { throw ValidationError("--frame must be a finite number") }
+    }
+
+    func run() throws {
+        if let batch { return try runBatch(batch) }
+        guard let path = animation else { return }
+        let renderer = try loadRenderer(path: path)
+        let anim = renderer.animation
+        let width = size?.width ?? Int(anim.width.rounded())
+        let height = size?.height ?? Int(anim.height.rounded())
+        let viewport = Viewport(width: width, height: height, contentMode: contentMode)
+
+        let frameList: [Double]
+        if let frames { frameList = frames.frames }
+        else if let progress { frameList = [anim.inPoint + progress * (anim.outPoint - anim.inPoint)] }
+        else { frameList = [frame ?? anim.inPoint] }
+
+        if frameList.count == 1 && frames == nil {
+            let out = output ?? defaultOutputName(for: path)
+            let surface = renderer.render(frame: frameList[0], viewport: viewport, background: background.color)
+            try writePNG(surface, to: out)
+            return
+        }
+        let directory = output ?? defaultOutputName(for: path, ext: "")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure.output("cannot create directory \(directory): \(error.localizedDescription)")
+        }
+        for (i, f) in frameList.enumerated() {
+            let surface = renderer.render(frame: f, viewport: viewport, background: background.color)
+            try writePNG(surface, to: (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", i)))
+        }
+    }
+
+    private func runBatch(_ file: String) throws {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw CommandFailure.badArguments("cannot read batch file \(file)")
+        }
+        var renderers: [String: Result<AnimationRenderer, CommandFailure>] = [:]
+        var failures = 0
+        for (lineNumber, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 5, let f = Double(fields[1]), f.isFinite,
+                  let w = Int(fields[2]), let h = Int(fields[3]), (1...16384).contains(w), (1...16384).contains(h) else {
+                printWarning("\(file):\(lineNumber + 1): expected animation<TAB>frame<TAB>width<TAB>height<TAB>out")
+                failures += 1
+                continue
+            }
+            let result = renderers[fields[0]] ?? Result { try loadRenderer(path: fields[0]) }.mapError { $0 as? CommandFailure ?? .badAnimation("\($0)") }
+            renderers[fields[0]] = result
+            switch result {
+            case .failure(let error):
+                printWarning(error.message)
+                failures += 1
+            case .success(let renderer):
+                let viewport = Viewport(width: w, height: h, contentMode: .fit, alignment: .topLeft)
+                let surface = renderer.render(frame: f, viewport: viewport, background: background.color)
+                do { try writePNG(surface, to: fields[4]) } catch {
+                    printWarning("\(error)")
+                    failures += 1
+                }
+            }
+        }
+        if failures > 0 { throw CommandFailure(message: "\(failures) batch lines failed", exitCode: 2) }
+    }
+}
+
+func defaultOutputName(for path: String, ext: String = ".png") -> String {
+    let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    return base + ext
+}
+
+func writePNG(_ surface: Surface, to path: String) throws {
+    do { try PNG.write(surface, to: path) } catch {
+        throw CommandFailure.output("\(error)")
+    }
+}
