@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LottieModel", targets: ["LottieModel"]),
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "LottieRender", targets: ["LottieRender"]),
+        .library(name: "Player", targets: ["Player"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +26,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "LottieModel"),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
+        .target(name: "Player"),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
+        .testTarget(name: "PlayerTests", dependencies: ["Player"]),
     ],
     swiftLanguageModes: [.v5]
 )

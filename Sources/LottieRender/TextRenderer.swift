@@ -2,66 +2,91 @@ import Foundation
 import LottieModel
 import Raster
 
-/// Draws text layers from the glyph outlines embedded in the file (`chars`).
+/// Draws text layers. Glyph outlines come from the file's own glyph shapes (`chars`) when it
+/// has them, else from a font file through FreeType: the font named by the file, found in
+/// `BUOY_FONT_DIRS` or the system font folders, else DejaVu Sans.
 struct TextRenderer {
     private var glyphs: [String: Glyph] = [:]
     private var fontsByName: [String: Font] = [:]
+    private let faces: FaceCache
     private(set) var warnings: [String] = []
 
-    init(animation: Animation) {
+    init(animation: Animation, fontDirectories: [String] = TextRenderer.defaultFontDirectories()) {
         for glyph in animation.glyphs {
             glyphs[Self.key(glyph.character, glyph.family, glyph.style)] = glyph
         }
         for font in animation.fonts { fontsByName[font.name] = font }
+        faces = FaceCache(directories: fontDirectories)
+    }
+
+    static func defaultFontDirectories() -> [String] {
+        var dirs: [String] = []
+        if let env = ProcessInfo.processInfo.environment["BUOY_FONT_DIRS"] {
+            dirs += env.split(separator: ":").map(String.init)
+        }
+        return dirs + ["/usr/local/share/fonts", "/usr/share/fonts"]
     }
 
     private static func key(_ character: String, _ family: String, _ style: String) -> String {
         "\(character)\u{1}\(family)\u{1}\(style)"
     }
 
+    /// A glyph's outline in units of the font size (1 = one em), and its advance in ems.
+    private func outline(for character: Character, font: Font?, fontName: String) -> (RasterPath, Double)? {
+        let family = font?.family ?? fontName, style = font?.style ?? ""
+        if let glyph = glyphs[Self.key(String(character), family, style)] {
+            // Glyph shapes and advances are stored for a 100-point font.
+            return (Self.outline(of: glyph.shapes).transformed(by: .scale(0.01, 0.01)), glyph.advance / 100)
+        }
+        guard let face = faces.face(named: font?.name ?? fontName, family: family, style: style),
+              let scalar = character.unicodeScalars.first else { return nil }
+        return face.glyph(scalar)
+    }
+
     func draw(_ data: TextData, frame: Double, into surface: inout Surface, matrix: Matrix, opacity: Double, clip: CoverageMask?) {
         let doc = data.document(at: frame)
-        guard !doc.text.isEmpty, doc.size > 0 else { return }
+        guard !doc.text.isEmpty, doc.size > 0, doc.size.isFinite else { return }
         let font = fontsByName[doc.fontName]
-        let family = font?.family ?? doc.fontName, style = font?.style ?? ""
-        let scale = doc.size / 100
-        let tracking = doc.tracking / 1000 * doc.size
+        let size = doc.size
+        let tracking = doc.tracking / 1000 * size
         let lines = doc.text.split(omittingEmptySubsequences: false) { $0 == "\r" || $0 == "\n" || $0 == "\u{3}" }
-        var fillPath = RasterPath()
+        var textPath = RasterPath()
         var y = 0.0
-        for line in lines {
-            var glyphRuns: [(Glyph, Double)] = []
+        let lineHeight = doc.lineHeight > 0 ? doc.lineHeight : size * 1.2
+        for line in lines.prefix(1000) {
+            var placed: [(RasterPath, Double)] = []
             var x = 0.0
-            for ch in line {
-                guard let glyph = glyphs[Self.key(String(ch), family, style)] ?? glyphs.first(where: { $0.value.character == String(ch) })?.value else {
-                    x += doc.size * 0.5 + tracking
-                    continue
+            for ch in line.prefix(10_000) {
+                if let (path, advance) = outline(for: ch, font: font, fontName: doc.fontName) {
+                    placed.append((path, x))
+                    x += advance * size + tracking
+                } else {
+                    x += size * 0.5 + tracking
                 }
-                glyphRuns.append((glyph, x))
-                x += glyph.advance * scale + tracking
             }
-            let lineWidth = max(0, x - tracking)
-            let shift: Double
-            switch doc.justification {
-            case 1: shift = -lineWidth
-            case 2: shift = -lineWidth / 2
-            default: shift = 0
+            let width = max(0, x - tracking)
+            let shift = doc.justification == 1 ? -width : doc.justification == 2 ? -width / 2 : 0
+            for (path, gx) in placed {
+                textPath.append(path.transformed(by: Matrix.scale(size, size).concatenating(.translation(gx + shift, y))))
             }
-            for (glyph, gx) in glyphRuns {
-                let placement = Matrix.scale(scale, scale).concatenating(.translation(gx + shift, y))
-                fillPath.append(Self.outline(of: glyph.shapes).transformed(by: placement))
-            }
-            y += doc.lineHeight > 0 ? doc.lineHeight : doc.size * 1.2
+            y += lineHeight
         }
-        let boxOffset = doc.boxPosition.map { Matrix.translation($0.x, $0.y + doc.size) } ?? .identity
-        let toDevice = boxOffset.concatenating(matrix)
+        // Box text starts its first baseline one line below the box's top.
+        var placement = Matrix.identity
+        if let box = doc.boxPosition {
+            let boxWidth = doc.boxSize?.x ?? 0
+            let x = doc.justification == 1 ? box.x + boxWidth : doc.justification == 2 ? box.x + boxWidth / 2 : box.x
+            placement = .translation(x, box.y + size)
+        }
+        let toDevice = placement.concatenating(matrix)
         if let fill = doc.fillColor {
-            surface.fill(fillPath, transform: toDevice, rule: .nonZero, paint: .solid(fill.color), opacity: opacity, clip: clip)
+            surface.fill(textPath, transform: toDevice, rule: .nonZero, paint: .solid(fill.color), opacity: opacity, clip: clip)
         }
         if let stroke = doc.strokeColor, doc.strokeWidth > 0 {
             var style = StrokeStyle()
             style.width = doc.strokeWidth
-            surface.stroke(fillPath, transform: toDevice, style: style, paint: .solid(stroke.color), opacity: opacity, clip: clip)
+            style.join = .round
+            surface.stroke(textPath, transform: toDevice, style: style, paint: .solid(stroke.color), opacity: opacity, clip: clip)
         }
     }
 
@@ -71,5 +96,50 @@ struct TextRenderer {
         var path = RasterPath()
         for node in tree.nodes { path.append(node.path.transformed(by: node.matrix)) }
         return path
+    }
+}
+
+/// Font files found by name, opened once. A reference type so the immutable renderer can fill
+/// it lazily; it is owned by one renderer, not shared.
+final class FaceCache {
+    private let directories: [String]
+    private var faces: [String: FontOutlines?] = [:]
+    private var files: [String]?
+
+    init(directories: [String]) { self.directories = directories }
+
+    func face(named name: String, family: String, style: String) -> FontOutlines? {
+        let key = name + "\u{1}" + family + "\u{1}" + style
+        if let known = faces[key] { return known }
+        let face = find(name: name, family: family, style: style).flatMap { FontOutlines(path: $0) }
+        faces[key] = face
+        return face
+    }
+
+    private func find(name: String, family: String, style: String) -> String? {
+        let all = fontFiles()
+        func stem(_ path: String) -> String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased() }
+        let wanted = [name, family.replacingOccurrences(of: " ", with: "") + "-" + style.replacingOccurrences(of: " ", with: ""),
+                      family.replacingOccurrences(of: " ", with: "")].map { $0.lowercased() }
+        for w in wanted where !w.isEmpty {
+            if let hit = all.first(where: { stem($0) == w }) { return hit }
+        }
+        let bold = (name + style).lowercased().contains("bold")
+        let fallback = bold ? "dejavusans-bold" : "dejavusans"
+        return all.first { stem($0) == fallback }
+    }
+
+    private func fontFiles() -> [String] {
+        if let files { return files }
+        var found: [String] = []
+        for dir in directories {
+            guard let e = FileManager.default.enumerator(atPath: dir) else { continue }
+            while let item = e.nextObject() as? String, found.count < 10_000 {
+                let lower = item.lowercased()
+                if lower.hasSuffix(".ttf") || lower.hasSuffix(".otf") { found.append((dir as NSString).appendingPathComponent(item)) }
+            }
+        }
+        files = found
+        return found
     }
 }

@@ -1,0 +1,1 @@
+// Player: playback over a clock, and the property animator.
