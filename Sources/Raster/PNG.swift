@@ -1,0 +1,114 @@
+import CPNG
+import Foundation
+
+public struct PNGError: Error, CustomStringConvertible, Equatable {
+    /// The file read or written, when there is one.
+    public var path: String?
+    public var reason: String
+
+    public init(path: String?, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { path.map { "\($0): \(reason)" } ?? reason }
+}
+
+/// PNG files through libpng's simplified API. Images are premultiplied in memory and straight
+/// in files.
+public enum PNG {
+    /// Larger images are refused before decoding (a hostile header could ask for gigabytes).
+    public static let maxPixels = 64 * 1024 * 1024
+
+    public static func read(path: String) throws -> Image {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PNGError(path: path, reason: "cannot read the file")
+        }
+        do { return try decode([UInt8](data)) } catch let error as PNGError {
+            throw PNGError(path: path, reason: error.reason)
+        }
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> Image {
+        var image = png_image()
+        image.version = png_uint_32(buoy_png_image_version)
+        let began = bytes.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard began != 0 else { throw PNGError(path: nil, reason: "not a PNG image (\(message(image)))") }
+        defer { png_image_free(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width * height <= maxPixels else {
+            throw PNGError(path: nil, reason: "image size \(width)x\(height) is out of range")
+        }
+        image.format = png_uint_32(buoy_png_format_rgba)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = bytes.withUnsafeBytes { _ in
+            rgba.withUnsafeMutableBytes { out in
+                png_image_finish_read(&image, nil, out.baseAddress, png_int_32(width * 4), nil)
+            }
+        }
+        guard finished != 0 else { throw PNGError(path: nil, reason: "corrupt PNG data (\(message(image)))") }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        for i in 0..<(width * height) {
+            let r = UInt32(rgba[i * 4]), g = UInt32(rgba[i * 4 + 1]), b = UInt32(rgba[i * 4 + 2]), a = UInt32(rgba[i * 4 + 3])
+            pixels[i] = a << 24 | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// PNG bytes of the surface (straight RGBA).
+    public static func encode(_ surface: Surface) throws -> [UInt8] {
+        guard surface.width > 0, surface.height > 0 else { throw PNGError(path: nil, reason: "cannot encode an empty image") }
+        var rgba = [UInt8](repeating: 0, count: surface.width * surface.height * 4)
+        for (i, p) in surface.pixels.enumerated() {
+            let c = straight(p)
+            rgba[i * 4] = c.0; rgba[i * 4 + 1] = c.1; rgba[i * 4 + 2] = c.2; rgba[i * 4 + 3] = c.3
+        }
+        var image = png_image()
+        image.version = png_uint_32(buoy_png_image_version)
+        image.width = png_uint_32(surface.width)
+        image.height = png_uint_32(surface.height)
+        image.format = png_uint_32(buoy_png_format_rgba)
+        var size: png_alloc_size_t = 0
+        // First call measures, second writes.
+        let measured = rgba.withUnsafeBytes { raw in
+            png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
+        }
+        guard measured != 0, size > 0 else { throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))") }
+        var out = [UInt8](repeating: 0, count: Int(size))
+        let written = rgba.withUnsafeBytes { raw in
+            out.withUnsafeMutableBytes { dst in
+                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
+            }
+        }
+        guard written != 0 else { throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))") }
+        return Array(out.prefix(Int(size)))
+    }
+
+    /// Writes a PNG file atomically: to a temporary file beside it, then renamed over it, so
+    /// a failure (a full disk) never leaves a half-written file in place.
+    public static func write(_ surface: Surface, to path: String) throws {
+        let bytes = try encode(surface)
+        let url = URL(fileURLWithPath: path)
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+        } catch {
+            throw PNGError(path: path, reason: "cannot write: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    private static func straight(_ p: UInt32) -> (UInt8, UInt8, UInt8, UInt8) {
+        let a = p >> 24
+        guard a > 0 else { return (0, 0, 0, 0) }
+        func un(_ v: UInt32) -> UInt8 { UInt8(min(255, (v * 255 + a / 2) / a)) }
+        return (un((p >> 16) & 0xff), un((p >> 8) & 0xff), un(p & 0xff), UInt8(a))
+    }
+
+    private static func message(_ image: png_image) -> String {
+        var copy = image.message
+        return withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+}

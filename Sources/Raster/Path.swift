@@ -1,0 +1,112 @@
+/// A vector path: contours of lines and cubic Béziers.
+public struct Path: Equatable, Sendable {
+    public enum Element: Equatable, Sendable {
+        case move(Point)
+        case line(Point)
+        case cubic(Point, Point, Point)  // control 1, control 2, end
+        case close
+    }
+
+    public private(set) var elements: [Element] = []
+    private var current = Point.zero
+    private var contourStart = Point.zero
+
+    public init() {}
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    public mutating func move(to p: Point) {
+        elements.append(.move(p))
+        current = p
+        contourStart = p
+    }
+
+    public mutating func line(to p: Point) {
+        if elements.isEmpty { move(to: current) }
+        elements.append(.line(p))
+        current = p
+    }
+
+    public mutating func cubic(to p: Point, control1: Point, control2: Point) {
+        if elements.isEmpty { move(to: current) }
+        elements.append(.cubic(control1, control2, p))
+        current = p
+    }
+
+    /// A quadratic Bézier, stored as the equivalent cubic.
+    public mutating func quad(to p: Point, control: Point) {
+        let c1 = Point(current.x + 2 / 3 * (control.x - current.x), current.y + 2 / 3 * (control.y - current.y))
+        let c2 = Point(p.x + 2 / 3 * (control.x - p.x), p.y + 2 / 3 * (control.y - p.y))
+        cubic(to: p, control1: c1, control2: c2)
+    }
+
+    public mutating func close() {
+        guard !elements.isEmpty else { return }
+        if case .close = elements[elements.count - 1] { return }
+        elements.append(.close)
+        current = contourStart
+    }
+
+    public mutating func append(_ other: Path) {
+        elements.append(contentsOf: other.elements)
+        current = other.current
+        contourStart = other.contourStart
+    }
+
+    public mutating func addRect(_ r: Rect) {
+        move(to: Point(r.x, r.y))
+        line(to: Point(r.maxX, r.y))
+        line(to: Point(r.maxX, r.maxY))
+        line(to: Point(r.x, r.maxY))
+        close()
+    }
+
+    public mutating func addEllipse(in r: Rect) {
+        let k = 0.5519150244935105
+        let cx = r.x + r.width / 2, cy = r.y + r.height / 2, rx = r.width / 2, ry = r.height / 2
+        move(to: Point(cx + rx, cy))
+        cubic(to: Point(cx, cy + ry), control1: Point(cx + rx, cy + ry * k), control2: Point(cx + rx * k, cy + ry))
+        cubic(to: Point(cx - rx, cy), control1: Point(cx - rx * k, cy + ry), control2: Point(cx - rx, cy + ry * k))
+        cubic(to: Point(cx, cy - ry), control1: Point(cx - rx, cy - ry * k), control2: Point(cx - rx * k, cy - ry))
+        cubic(to: Point(cx + rx, cy), control1: Point(cx + rx * k, cy - ry), control2: Point(cx + rx, cy - ry * k))
+        close()
+    }
+
+    public func transformed(by m: Transform) -> Path {
+        var out = Path()
+        out.elements.reserveCapacity(elements.count)
+        for e in elements {
+            switch e {
+            case .move(let p): out.elements.append(.move(m.apply(p)))
+            case .line(let p): out.elements.append(.line(m.apply(p)))
+            case .cubic(let c1, let c2, let p): out.elements.append(.cubic(m.apply(c1), m.apply(c2), m.apply(p)))
+            case .close: out.elements.append(.close)
+            }
+        }
+        out.current = m.apply(current)
+        out.contourStart = m.apply(contourStart)
+        return out
+    }
+
+    /// The bounds of all points including control points (a cheap superset of the shape).
+    public var bounds: Rect? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ p: Point) {
+            minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y)
+        }
+        for e in elements {
+            switch e {
+            case .move(let p), .line(let p): add(p)
+            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
+            case .close: break
+            }
+        }
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+public enum FillRule: Sendable {
+    case nonZero
+    case evenOdd
+}

@@ -1,0 +1,188 @@
+/// Lengths along a path, and the pieces of it between two lengths (trim paths, dashes).
+/// Curves stay curves: a piece of a cubic is the cubic split at the matching parameters.
+public struct PathMeasure {
+    struct Segment {
+        var p0: Point, c1: Point, c2: Point, p3: Point
+        var isLine: Bool
+        var start: Double
+        var length: Double
+        var contour: Int
+        /// Arc length at t = k / samples, for cubics.
+        var table: [Double]
+    }
+
+    static let samples = 24
+    private var segments: [Segment] = []
+    /// Start and end length of every contour, and whether it was closed.
+    public private(set) var contours: [(start: Double, end: Double, closed: Bool)] = []
+    public private(set) var length: Double = 0
+
+    public init(_ path: Path) {
+        var start = Point.zero, last = Point.zero
+        var contour = -1
+        var contourStartLength = 0.0
+        var open = false
+        func finish(closed: Bool) {
+            guard open else { return }
+            contours.append((contourStartLength, length, closed))
+            open = false
+        }
+        for e in path.elements {
+            switch e {
+            case .move(let p):
+                finish(closed: false)
+                contour += 1
+                contourStartLength = length
+                open = true
+                start = p; last = p
+            case .line(let p):
+                if !open { contour += 1; contourStartLength = length; open = true; start = last }
+                addLine(last, p, contour: contour); last = p
+            case .cubic(let c1, let c2, let p):
+                if !open { contour += 1; contourStartLength = length; open = true; start = last }
+                addCubic(last, c1, c2, p, contour: contour); last = p
+            case .close:
+                if open {
+                    addLine(last, start, contour: contour)
+                    finish(closed: true)
+                }
+                last = start
+            }
+        }
+        finish(closed: false)
+    }
+
+    private mutating func addLine(_ a: Point, _ b: Point, contour: Int) {
+        let len = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        guard len > 0, len.isFinite else { return }
+        segments.append(Segment(p0: a, c1: a, c2: b, p3: b, isLine: true, start: length, length: len, contour: contour, table: []))
+        length += len
+    }
+
+    private mutating func addCubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, contour: Int) {
+        var table = [0.0]
+        var prev = p0, total = 0.0
+        for k in 1...Self.samples {
+            let p = Self.point(p0, c1, c2, p3, Double(k) / Double(Self.samples))
+            total += ((p.x - prev.x) * (p.x - prev.x) + (p.y - prev.y) * (p.y - prev.y)).squareRoot()
+            table.append(total)
+            prev = p
+        }
+        guard total > 0, total.isFinite else { return }
+        segments.append(Segment(p0: p0, c1: c1, c2: c2, p3: p3, isLine: false, start: length, length: total, contour: contour, table: table))
+        length += total
+    }
+
+    static func point(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, _ t: Double) -> Point {
+        let u = 1 - t
+        let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+        return Point(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y)
+    }
+
+    /// The parameter of a cubic segment at arc length `s` from its start.
+    private func parameter(_ seg: Segment, _ s: Double) -> Double {
+        if seg.isLine { return s / seg.length }
+        let table = seg.table
+        var lo = 0, hi = table.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if table[mid] < s { lo = mid } else { hi = mid }
+        }
+        let span = table[hi] - table[lo]
+        let f = span > 0 ? (s - table[lo]) / span : 0
+        return (Double(lo) + f) / Double(Self.samples)
+    }
+
+    /// The cubic of `seg` between parameters t0 and t1.
+    private static func split(_ seg: Segment, _ t0: Double, _ t1: Double) -> (Point, Point, Point, Point) {
+        func lerp(_ a: Point, _ b: Point, _ t: Double) -> Point { Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t) }
+        // Left part up to t1.
+        var p0 = seg.p0, p1 = seg.c1, p2 = seg.c2, p3 = seg.p3
+        if t1 < 1 {
+            let ab = lerp(p0, p1, t1), bc = lerp(p1, p2, t1), cd = lerp(p2, p3, t1)
+            let abc = lerp(ab, bc, t1), bcd = lerp(bc, cd, t1)
+            let m = lerp(abc, bcd, t1)
+            p1 = ab; p2 = abc; p3 = m
+        }
+        // Right part of that from t0 / t1.
+        if t0 > 0 {
+            let t = t1 > 0 ? t0 / t1 : 0
+            let ab = lerp(p0, p1, t), bc = lerp(p1, p2, t), cd = lerp(p2, p3, t)
+            let abc = lerp(ab, bc, t), bcd = lerp(bc, cd, t)
+            p0 = lerp(abc, bcd, t); p1 = bcd; p2 = cd
+        }
+        return (p0, p1, p2, p3)
+    }
+
+    /// The part of the path from length `from` to length `to`, as open pieces (a contour
+    /// that lies wholly inside stays closed).
+    public func segment(from: Double, to: Double) -> Path {
+        var path = Path()
+        let a = max(0, from), b = min(length, to)
+        guard b > a else { return path }
+        var lastContour = -1
+        var lastEnd: Point? = nil
+        for seg in segments {
+            let s0 = seg.start, s1 = seg.start + seg.length
+            if s1 <= a { continue }
+            if s0 >= b { break }
+            let t0 = s0 >= a ? 0 : parameter(seg, a - s0)
+            let t1 = s1 <= b ? 1 : parameter(seg, b - s0)
+            let piece: (Point, Point, Point, Point)
+            if seg.isLine {
+                func at(_ t: Double) -> Point { Point(seg.p0.x + (seg.p3.x - seg.p0.x) * t, seg.p0.y + (seg.p3.y - seg.p0.y) * t) }
+                let p = at(t0), q = at(t1)
+                piece = (p, p, q, q)
+            } else {
+                piece = Self.split(seg, t0, t1)
+            }
+            if seg.contour != lastContour || lastEnd == nil {
+                closeIfWhole(&path, contour: lastContour, a, b)
+                path.move(to: piece.0)
+                lastContour = seg.contour
+            }
+            if seg.isLine { path.line(to: piece.3) } else { path.cubic(to: piece.3, control1: piece.1, control2: piece.2) }
+            lastEnd = piece.3
+        }
+        closeIfWhole(&path, contour: lastContour, a, b)
+        return path
+    }
+
+    private func closeIfWhole(_ path: inout Path, contour: Int, _ a: Double, _ b: Double) {
+        guard contour >= 0, contour < contours.count else { return }
+        let range = contours[contour]
+        if range.closed && a <= range.start + 1e-9 && b >= range.end - 1e-9 { path.close() }
+    }
+}
+
+/// The dashes of a path: each contour starts the pattern anew, shifted by `offset`.
+public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
+    let pattern = dashes.map { $0.isFinite ? max(0, $0) : 0 }
+    let total = pattern.reduce(0, +)
+    guard !pattern.isEmpty, total > 0, total.isFinite else { return path }
+    let measure = PathMeasure(path)
+    var result = Path()
+    var budget = 200_000  // pieces; a tiny pattern on a huge path stops here
+    for contour in measure.contours {
+        var phase = offset.isFinite ? offset.truncatingRemainder(dividingBy: total) : 0
+        if phase < 0 { phase += total }
+        var index = 0
+        while phase >= pattern[index] {
+            phase -= pattern[index]
+            index = (index + 1) % pattern.count
+        }
+        var remaining = pattern[index] - phase
+        var position = contour.start
+        while position < contour.end && budget > 0 {
+            let end = min(position + remaining, contour.end)
+            if index % 2 == 0 && end > position {
+                result.append(measure.segment(from: position, to: end))
+                budget -= 1
+            }
+            position = end
+            index = (index + 1) % pattern.count
+            remaining = pattern[index]
+        }
+    }
+    return result
+}

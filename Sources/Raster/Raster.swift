@@ -1,1 +1,0 @@
-// Raster: paths, coverage, paint, compositing, pixel formats.

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A paint prepared for one fill: it produces the premultiplied colour of device pixels.
+struct Shader {
+    enum Kind {
+        case solid(UInt32)
+        case linear(lut: [UInt32], start: Point, direction: Point)
+        case radial(lut: [UInt32], center: Point, radius: Double, focal: Point)
+        case image(Image)
+        case none
+    }
+
+    let kind: Kind
+    /// From device pixels to the paint's own space.
+    let inverse: Transform
+
+    init(paint: Paint, pathToDevice: Transform) {
+        switch paint {
+        case .solid(let color):
+            kind = .solid(color.premultiplied)
+            inverse = .identity
+        case .gradient(let gradient, let transform):
+            guard let inv = transform.concatenating(pathToDevice).inverted() else {
+                kind = .none; inverse = .identity; return
+            }
+            inverse = inv
+            switch gradient {
+            case .linear(let start, let end, let stops):
+                let dx = end.x - start.x, dy = end.y - start.y
+                let len2 = dx * dx + dy * dy
+                if len2 > 1e-12 {
+                    kind = .linear(lut: Self.lookupTable(stops), start: start, direction: Point(dx / len2, dy / len2))
+                } else {
+                    kind = .solid(Self.lookupTable(stops).last ?? 0)
+                }
+            case .radial(let center, let radius, let focal, let stops):
+                if radius > 1e-9 {
+                    // Keep the focal point strictly inside the circle.
+                    var f = focal
+                    let fx = f.x - center.x, fy = f.y - center.y
+                    let dist = (fx * fx + fy * fy).squareRoot()
+                    if dist > radius * 0.99 {
+                        f = Point(center.x + fx / dist * radius * 0.99, center.y + fy / dist * radius * 0.99)
+                    }
+                    kind = .radial(lut: Self.lookupTable(stops), center: center, radius: radius, focal: f)
+                } else {
+                    kind = .solid(Self.lookupTable(stops).last ?? 0)
+                }
+            }
+        case .image(let image, let transform):
+            guard image.width > 0, image.height > 0, let inv = transform.concatenating(pathToDevice).inverted() else {
+                kind = .none; inverse = .identity; return
+            }
+            kind = .image(image)
+            inverse = inv
+        }
+    }
+
+    var solidColor: UInt32? {
+        if case .solid(let c) = kind { return c }
+        return nil
+    }
+
+    var isEmpty: Bool {
+        if case .none = kind { return true }
+        return false
+    }
+
+    /// 256 premultiplied colours from offset 0 to 1, interpolated in straight colour.
+    static func lookupTable(_ stops: [GradientStop]) -> [UInt32] {
+        let sorted = stops.sorted { $0.offset < $1.offset }
+        guard let first = sorted.first, let last = sorted.last else { return [UInt32](repeating: 0, count: 256) }
+        var table = [UInt32](repeating: 0, count: 256)
+        var k = 0
+        for i in 0..<256 {
+            let t = Double(i) / 255
+            let color: Color
+            if t <= first.offset { color = first.color }
+            else if t >= last.offset { color = last.color }
+            else {
+                while k + 1 < sorted.count - 1 && sorted[k + 1].offset < t { k += 1 }
+                let a = sorted[k], b = sorted[k + 1]
+                let span = b.offset - a.offset
+                let f = span > 0 ? (t - a.offset) / span : 1
+                color = Color(r: a.color.r + (b.color.r - a.color.r) * f, g: a.color.g + (b.color.g - a.color.g) * f,
+                              b: a.color.b + (b.color.b - a.color.b) * f, a: a.color.a + (b.color.a - a.color.a) * f)
+            }
+            table[i] = color.premultiplied
+        }
+        return table
+    }
+
+    @inline(__always) private static func lutIndex(_ t: Double) -> Int {
+        t.isNaN ? 0 : Int(min(max(t, 0), 1) * 255 + 0.5)
+    }
+
+    /// Colours of pixels x0..<x0+count on row y.
+    func shade(y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let p = inverse.apply(Point(Double(x0) + 0.5, Double(y) + 0.5))
+        let stepX = inverse.a, stepY = inverse.b  // paint-space change per pixel to the right
+        switch kind {
+        case .none:
+            for i in 0..<count { out[i] = 0 }
+        case .solid(let c):
+            for i in 0..<count { out[i] = c }
+        case .linear(let lut, let start, let dir):
+            var t = (p.x - start.x) * dir.x + (p.y - start.y) * dir.y
+            let dt = stepX * dir.x + stepY * dir.y
+            lut.withUnsafeBufferPointer { lut in
+                for i in 0..<count {
+                    out[i] = lut[Self.lutIndex(t)]
+                    t += dt
+                }
+            }
+        case .radial(let lut, let center, let radius, let focal):
+            // Offset t: p = f + (q - f)·t with q on the circle; solve for s = 1/t.
+            let ex = focal.x - center.x, ey = focal.y - center.y
+            let c = ex * ex + ey * ey - radius * radius  // < 0: focal inside
+            var px = p.x, py = p.y
+            lut.withUnsafeBufferPointer { lut in
+                for i in 0..<count {
+                    let dx = px - focal.x, dy = py - focal.y
+                    let a = dx * dx + dy * dy
+                    var t = 0.0
+                    if a > 1e-18 {
+                        let b = ex * dx + ey * dy
+                        let s = (-b + (b * b - a * c).squareRoot()) / a
+                        t = s > 0 ? 1 / s : 1
+                    }
+                    out[i] = lut[Self.lutIndex(t)]
+                    px += stepX; py += stepY
+                }
+            }
+        case .image(let image):
+            var px = p.x, py = p.y
+            image.pixels.withUnsafeBufferPointer { src in
+                for i in 0..<count {
+                    out[i] = Self.sampleBilinear(src, image.width, image.height, px - 0.5, py - 0.5)
+                    px += stepX; py += stepY
+                }
+            }
+        }
+    }
+
+    /// Bilinear filtering with edges clamped; the fill's own coverage draws the image border.
+    @inline(__always)
+    static func sampleBilinear(_ src: UnsafeBufferPointer<UInt32>, _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> UInt32 {
+        guard x.isFinite, y.isFinite else { return 0 }
+        let cx = min(max(x, 0), Double(w - 1)), cy = min(max(y, 0), Double(h - 1))
+        let x0 = Int(cx), y0 = Int(cy)
+        let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+        let fx = UInt32((cx - Double(x0)) * 256), fy = UInt32((cy - Double(y0)) * 256)
+        let p00 = src[y0 * w + x0], p10 = src[y0 * w + x1], p01 = src[y1 * w + x0], p11 = src[y1 * w + x1]
+        @inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+            let rbA = a & 0x00ff00ff, agA = (a >> 8) & 0x00ff00ff
+            let rbB = b & 0x00ff00ff, agB = (b >> 8) & 0x00ff00ff
+            let rb = ((rbA &* (256 - f) &+ rbB &* f) >> 8) & 0x00ff00ff
+            let ag = ((agA &* (256 - f) &+ agB &* f) >> 8) & 0x00ff00ff
+            return rb | (ag << 8)
+        }
+        return lerp(lerp(p00, p10, fx), lerp(p01, p11, fx), fy)
+    }
+}

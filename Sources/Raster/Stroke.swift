@@ -1,0 +1,183 @@
+import Foundation
+
+public enum LineCap: Sendable { case butt, round, square }
+public enum LineJoin: Sendable { case miter, round, bevel }
+
+public struct StrokeStyle: Equatable, Sendable {
+    public var width: Double = 1
+    public var cap: LineCap = .butt
+    public var join: LineJoin = .miter
+    /// Longest miter, in stroke widths, before a miter join falls back to a bevel.
+    public var miterLimit: Double = 4
+    /// Dash and gap lengths alternating; empty for a solid line.
+    public var dashes: [Double] = []
+    public var dashOffset: Double = 0
+
+    public init() {}
+}
+
+/// The outline of a stroke as a path to fill with the non-zero rule. It is the union of one
+/// quadrilateral per flattened segment plus join and cap pieces, all wound the same way so
+/// that overlaps add up instead of cancelling.
+public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double) -> Path {
+    var builder = StrokeBuilder(halfWidth: style.width / 2, style: style, tolerance: max(tolerance, 1e-6))
+    for line in Flatten.polylines(path, tolerance: builder.tolerance) {
+        builder.add(line)
+    }
+    return builder.output
+}
+
+private struct StrokeBuilder {
+    let halfWidth: Double
+    let style: StrokeStyle
+    let tolerance: Double
+    var output = Path()
+
+    init(halfWidth: Double, style: StrokeStyle, tolerance: Double) {
+        self.halfWidth = halfWidth
+        self.style = style
+        self.tolerance = tolerance
+    }
+
+    mutating func add(_ line: Polyline) {
+        // Drop repeated points; they have no direction.
+        var points: [Point] = []
+        var corners: [Bool] = []
+        for (i, p) in line.points.enumerated() {
+            if let last = points.last, abs(last.x - p.x) < 1e-9, abs(last.y - p.y) < 1e-9 {
+                corners[corners.count - 1] = corners[corners.count - 1] || line.corners[i]
+                continue
+            }
+            points.append(p)
+            corners.append(line.corners[i])
+        }
+        var closed = line.closed
+        if closed, points.count > 1, let first = points.first, let last = points.last,
+           abs(first.x - last.x) < 1e-9, abs(first.y - last.y) < 1e-9 {
+            points.removeLast()
+            corners.removeLast()
+        }
+        guard let first = points.first else { return }
+        if points.count == 1 {
+            // A zero-length contour shows only its caps (a dot for round, a square for square).
+            if !closed { addDot(at: first, direction: Point(1, 0)) }
+            return
+        }
+        if points.count == 2 { closed = false }
+        let n = points.count
+        let segmentCount = closed ? n : n - 1
+        for i in 0..<segmentCount {
+            addSegment(points[i], points[(i + 1) % n])
+        }
+        let joinRange = closed ? 0..<n : 1..<(n - 1)
+        for i in joinRange {
+            let prev = points[(i + n - 1) % n], v = points[i], next = points[(i + 1) % n]
+            addJoin(prev, v, next, smooth: !corners[i])
+        }
+        if !closed {
+            addCap(at: points[0], from: points[1])
+            addCap(at: points[n - 1], from: points[n - 2])
+        }
+    }
+
+    private func unitNormal(_ a: Point, _ b: Point) -> Point {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len = (dx * dx + dy * dy).squareRoot()
+        return len > 0 ? Point(-dy / len, dx / len) : Point(0, 0)
+    }
+
+    /// Appends a closed polygon, turned so its signed area is positive.
+    private mutating func addPolygon(_ pts: [Point]) {
+        guard pts.count >= 3 else { return }
+        var area = 0.0
+        for i in 0..<pts.count {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            area += a.x * b.y - b.x * a.y
+        }
+        if abs(area) < 1e-18 { return }
+        let ordered = area > 0 ? pts : pts.reversed()
+        output.move(to: ordered[0])
+        for p in ordered.dropFirst() { output.line(to: p) }
+        output.close()
+    }
+
+    private mutating func addSegment(_ a: Point, _ b: Point) {
+        let n = unitNormal(a, b)
+        let ox = n.x * halfWidth, oy = n.y * halfWidth
+        addPolygon([Point(a.x + ox, a.y + oy), Point(b.x + ox, b.y + oy), Point(b.x - ox, b.y - oy), Point(a.x - ox, a.y - oy)])
+    }
+
+    private mutating func addCircle(at c: Point) {
+        let r = halfWidth
+        let step = acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
+        let count = max(8, min(256, Int((Double.pi / max(step, 1e-3)).rounded(.up))))
+        var pts: [Point] = []
+        for i in 0..<count {
+            let t = 2 * Double.pi * Double(i) / Double(count)
+            pts.append(Point(c.x + r * cos(t), c.y + r * sin(t)))
+        }
+        addPolygon(pts)
+    }
+
+    private mutating func addJoin(_ prev: Point, _ v: Point, _ next: Point, smooth: Bool) {
+        let n0 = unitNormal(prev, v), n1 = unitNormal(v, next)
+        let cross = (v.x - prev.x) * (next.y - v.y) - (v.y - prev.y) * (next.x - v.x)
+        if abs(n0.x - n1.x) < 1e-12 && abs(n0.y - n1.y) < 1e-12 { return }
+        // The outer side is opposite the turn.
+        let side: Double = cross > 0 ? -1 : 1
+        let a = Point(v.x + n0.x * halfWidth * side, v.y + n0.y * halfWidth * side)
+        let b = Point(v.x + n1.x * halfWidth * side, v.y + n1.y * halfWidth * side)
+        let join: LineJoin = smooth ? .round : style.join
+        switch join {
+        case .round:
+            if smooth {
+                // Points inside a flattened curve turn by little: a triangle closes the gap.
+                addPolygon([v, a, b])
+            } else {
+                addCircle(at: v)
+            }
+        case .bevel:
+            addPolygon([v, a, b])
+        case .miter:
+            let cosTheta = max(-1, min(1, n0.x * n1.x + n0.y * n1.y))
+            // Miter length over stroke width = 1 / sin(half the angle between the segments).
+            let halfCos = ((1 + cosTheta) / 2).squareRoot()
+            if halfCos > 1e-9, 1 / halfCos <= style.miterLimit {
+                let mx = n0.x + n1.x, my = n0.y + n1.y
+                let len = (mx * mx + my * my).squareRoot()
+                let reach = halfWidth / halfCos
+                let tip = Point(v.x + mx / len * reach * side, v.y + my / len * reach * side)
+                addPolygon([v, a, tip, b])
+            } else {
+                addPolygon([v, a, b])
+            }
+        }
+    }
+
+    private mutating func addCap(at end: Point, from inner: Point) {
+        switch style.cap {
+        case .butt:
+            return
+        case .round:
+            addCircle(at: end)
+        case .square:
+            let dx = end.x - inner.x, dy = end.y - inner.y
+            let len = (dx * dx + dy * dy).squareRoot()
+            guard len > 0 else { return }
+            let ux = dx / len * halfWidth, uy = dy / len * halfWidth
+            let nx = -uy, ny = ux
+            addPolygon([Point(end.x + nx, end.y + ny), Point(end.x + nx + ux, end.y + ny + uy),
+                        Point(end.x - nx + ux, end.y - ny + uy), Point(end.x - nx, end.y - ny)])
+        }
+    }
+
+    private mutating func addDot(at p: Point, direction: Point) {
+        switch style.cap {
+        case .butt: return
+        case .round: addCircle(at: p)
+        case .square:
+            let h = halfWidth
+            addPolygon([Point(p.x - h, p.y - h), Point(p.x + h, p.y - h), Point(p.x + h, p.y + h), Point(p.x - h, p.y + h)])
+        }
+    }
+}
