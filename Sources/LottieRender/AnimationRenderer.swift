@@ -53,7 +53,7 @@ public struct AnimationRenderer {
 
     /// Draws `frame` over whatever the surface holds, with `matrix` mapping animation
     /// coordinates to surface pixels. The animation is clipped to its own bounds.
-    public func draw(frame: Double, into surface: inout Surface, matrix: Transform) {
+    public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipMask(width: animation.width, height: animation.height, matrix: matrix, surface: surface)
         var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)

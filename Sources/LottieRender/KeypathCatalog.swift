@@ -37,7 +37,7 @@ public struct KeypathCatalog {
     private static func collect(_ items: [ShapeItem], prefix: [String], into result: inout [String]) {
         for item in items {
             let path = prefix + [item.name]
-            let join = { (property: String) in result.append((path + [property]).joined(separator: ".")) }
+            func join(_ property: String) { result.append((path + [property]).joined(separator: ".")) }
             switch item.kind {
             case .group(let children):
                 result.append(path.joined(separator: "."))

@@ -115,7 +115,7 @@ enum PathModifiers {
             }
             output.append(r)
         }
-        return path(from: output)
+        return Self.path(from: output)
     }
 
     /// Pucker (negative) pulls vertices towards the shape's centre and pushes their handles
@@ -134,7 +134,7 @@ enum PathModifiers {
             }
             output.append(c)
         }
-        return path(from: output)
+        return Self.path(from: output)
     }
 
     /// Zig-zag: each segment is split into `ridges` pieces whose points are pushed alternately
@@ -210,7 +210,7 @@ enum PathModifiers {
             c = moved
             output.append(c)
         }
-        return path(from: output)
+        return Self.path(from: output)
     }
 
     private static func signedArea(_ c: Contour) -> Double {

@@ -81,7 +81,7 @@ struct ShapeTree {
         }
         if let repeaterIndex = items.firstIndex(where: { if case .repeater = $0.kind, !$0.hidden { return true }; return false }),
            case .repeater(let repeater) = items[repeaterIndex].kind {
-            var scope = repeat(Array(items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity, depth: depth)
+            var scope = repeatItems(Array(items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity, depth: depth)
             scope += processItems(Array(items[(repeaterIndex + 1)...]), matrix: matrix, opacity: opacity, depth: depth, inherited: scope)
             return scope
         }
@@ -138,7 +138,7 @@ struct ShapeTree {
 
     /// Draws the items before a repeater `copies` times, each copy moved by the repeater's
     /// transform applied once more.
-    private mutating func repeat(_ items: [ShapeItem], _ repeater: Repeater, matrix: Matrix, opacity: Double, depth: Int) -> [Int] {
+    private mutating func repeatItems(_ items: [ShapeItem], _ repeater: Repeater, matrix: Matrix, opacity: Double, depth: Int) -> [Int] {
         let copies = repeater.copies.value(at: frame)
         guard copies.isFinite, copies >= 1 else { return [] }
         let count = min(Int(copies.rounded(.up)), 1000)

@@ -1,0 +1,213 @@
+import Foundation
+
+/// A parsed JSON document. Buoy reads Lottie files with its own small JSON reader so that
+/// hostile input has hard limits (nesting depth, size) and errors carry a location; it is
+/// also faster than decoding through Foundation for this shape of data (see `buoy parse-bench`).
+public enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+}
+
+/// A syntax error in JSON text, with the byte offset and line where it was found.
+public struct JSONSyntaxError: Error, CustomStringConvertible {
+    public var offset: Int
+    public var line: Int
+    public var reason: String
+    public var description: String { "invalid JSON at line \(line) (byte \(offset)): \(reason)" }
+}
+
+public struct JSONReader {
+    /// Deeper nesting than this is refused rather than followed (no stack overflow).
+    public static let maxDepth = 200
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        var reader = Cursor(bytes: bytes.bindMemory(to: UInt8.self))
+        reader.skipWhitespace()
+        let value = try reader.value(depth: 0)
+        reader.skipWhitespace()
+        guard reader.index == reader.bytes.count else { throw reader.error("unexpected data after the end of the document") }
+        return value
+    }
+
+    public static func parse(_ data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { try parse($0) }
+    }
+
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        func error(_ reason: String) -> JSONSyntaxError {
+            var line = 1
+            for i in 0..<min(index, bytes.count) where bytes[i] == 0x0A { line += 1 }
+            return JSONSyntaxError(offset: index, line: line, reason: reason)
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { index += 1 } else { break }
+            }
+        }
+
+        mutating func value(depth: Int) throws -> JSONValue {
+            guard depth < JSONReader.maxDepth else { throw error("nesting deeper than \(JSONReader.maxDepth) levels") }
+            guard index < bytes.count else { throw error("unexpected end of data (truncated file?)") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws {
+            let n = word.utf8CodeUnitCount
+            guard index + n <= bytes.count else { throw error("unexpected end of data (truncated file?)") }
+            let p = word.utf8Start
+            for k in 0..<n where bytes[index + k] != p[k] { throw error("invalid literal") }
+            index += n
+        }
+
+        mutating func object(depth: Int) throws -> JSONValue {
+            index += 1
+            var result: [String: JSONValue] = [:]
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(result) }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of data inside an object (truncated file?)") }
+                guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string") }
+                let key = try string()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+                index += 1
+                skipWhitespace()
+                result[key] = try value(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of data inside an object (truncated file?)") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(result) }
+                throw error("expected ',' or '}' in an object")
+            }
+        }
+
+        mutating func array(depth: Int) throws -> JSONValue {
+            index += 1
+            var result: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(result) }
+            while true {
+                skipWhitespace()
+                result.append(try value(depth: depth + 1))
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of data inside an array (truncated file?)") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(result) }
+                throw error("expected ',' or ']' in an array")
+            }
+        }
+
+        mutating func number() throws -> Double {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            var digits = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; digits += 1 }
+            guard digits > 0 else { throw error("invalid number") }
+            var simple = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                simple = false
+                index += 1
+                var fraction = 0
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; fraction += 1 }
+                guard fraction > 0 else { throw error("invalid number") }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                simple = false
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                var exponent = 0
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; exponent += 1 }
+                guard exponent > 0 else { throw error("invalid number") }
+            }
+            // Small integers are common (indexes, flags): read them without strtod.
+            if simple && index - start <= 15 {
+                var v = 0
+                var k = start
+                let negative = bytes[k] == UInt8(ascii: "-")
+                if negative { k += 1 }
+                while k < index { v = v * 10 + Int(bytes[k] - 0x30); k += 1 }
+                return Double(negative ? -v : v)
+            }
+            var text = [CChar](repeating: 0, count: index - start + 1)
+            for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
+            return strtod(text, nil)
+        }
+
+        mutating func string() throws -> String {
+            index += 1
+            let start = index
+            var plain = true
+            while index < bytes.count {
+                let c = bytes[index]
+                if c == UInt8(ascii: "\"") {
+                    if plain {
+                        let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                        index += 1
+                        return s
+                    }
+                    break
+                }
+                if c == UInt8(ascii: "\\") { plain = false; index += 2; continue }
+                if c < 0x20 { throw error("control character inside a string") }
+                index += 1
+            }
+            guard index < bytes.count else { throw error("unterminated string (truncated file?)") }
+            // Slow path with escapes.
+            var out: [UInt8] = []
+            var k = start
+            while k < index {
+                let c = bytes[k]
+                if c != UInt8(ascii: "\\") { out.append(c); k += 1; continue }
+                k += 1
+                guard k < index else { break }
+                switch bytes[k] {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard k + 4 < index + 1, let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 1)..<min(k + 5, index)]), as: UTF8.self), radix: 16) else {
+                        throw error("invalid \\u escape")
+                    }
+                    k += 4
+                    var scalarValue = code
+                    // A surrogate pair spells one scalar.
+                    if code >= 0xD800 && code < 0xDC00, k + 6 < index + 1, bytes[k + 1] == UInt8(ascii: "\\"), bytes[k + 2] == UInt8(ascii: "u"),
+                       let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 3)..<min(k + 7, index)]), as: UTF8.self), radix: 16),
+                       low >= 0xDC00 && low < 0xE000 {
+                        scalarValue = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        k += 6
+                    }
+                    let scalar = Unicode.Scalar(scalarValue) ?? "\u{FFFD}"
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                default: out.append(bytes[k])
+                }
+                k += 1
+            }
+            index += 1
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+}

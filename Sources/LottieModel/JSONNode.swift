@@ -1,0 +1,122 @@
+/// A JSON value and where it sits, with typed accessors that throw errors naming the path.
+struct JSONNode {
+    let value: JSONValue
+    let path: JSONPath
+
+    init(_ value: JSONValue, path: JSONPath) {
+        self.value = value
+        self.path = path
+    }
+
+    func fail(_ reason: String) -> DecodeError { DecodeError(path: path, reason: reason) }
+
+    /// The member `key`, or nil when it is absent or null.
+    subscript(key: String) -> JSONNode? {
+        guard case .object(let members) = value, let member = members[key] else { return nil }
+        if case .null = member { return nil }
+        return JSONNode(member, path: .key(path, key))
+    }
+
+    func required(_ key: String) throws -> JSONNode {
+        guard case .object = value else { throw fail("expected an object, found \(kindName)") }
+        guard let node = self[key] else { throw DecodeError(path: .key(path, key), reason: "required field is missing") }
+        return node
+    }
+
+    var isObject: Bool { if case .object = value { return true }; return false }
+    var isArray: Bool { if case .array = value { return true }; return false }
+
+    var keys: [String] {
+        if case .object(let members) = value { return Array(members.keys) }
+        return []
+    }
+
+    var kindName: String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    func array() throws -> [JSONNode] {
+        guard case .array(let items) = value else { throw fail("expected an array, found \(kindName)") }
+        var result: [JSONNode] = []
+        result.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() { result.append(JSONNode(item, path: .index(path, i))) }
+        return result
+    }
+
+    var count: Int {
+        if case .array(let items) = value { return items.count }
+        return 0
+    }
+
+    /// A finite number; a one-element array counts as its element (common in Lottie files).
+    func double() throws -> Double {
+        switch value {
+        case .number(let v):
+            guard v.isFinite else { throw fail("number out of range") }
+            guard abs(v) <= 1e15 else { throw fail("number \(v) is out of range") }
+            return v
+        case .bool(let b): return b ? 1 : 0
+        case .array(let items) where !items.isEmpty:
+            return try JSONNode(items[0], path: .index(path, 0)).double()
+        default:
+            throw fail("expected a number, found \(kindName)")
+        }
+    }
+
+    func int() throws -> Int {
+        let v = try double()
+        guard abs(v) < 1e12 else { throw fail("integer \(v) is out of range") }
+        return Int(v.rounded())
+    }
+
+    func string() throws -> String {
+        switch value {
+        case .string(let s): return s
+        case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+        default: throw fail("expected a string, found \(kindName)")
+        }
+    }
+
+    /// Lottie writes flags as true/false or 0/1.
+    func bool() throws -> Bool {
+        switch value {
+        case .bool(let b): return b
+        case .number(let v): return v != 0
+        default: throw fail("expected a boolean, found \(kindName)")
+        }
+    }
+
+    /// All numbers of an array (or a single number as one element).
+    func doubles() throws -> [Double] {
+        switch value {
+        case .number: return [try double()]
+        case .array(let items):
+            var result: [Double] = []
+            result.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                result.append(try JSONNode(item, path: .index(path, i)).double())
+            }
+            return result
+        default: throw fail("expected a number or an array of numbers, found \(kindName)")
+        }
+    }
+
+    func optionalDouble(_ key: String, default fallback: Double) throws -> Double {
+        try self[key]?.double() ?? fallback
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        try self[key]?.string()
+    }
+
+    func optionalBool(_ key: String) throws -> Bool {
+        try self[key]?.bool() ?? false
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// A Bézier easing handle (`o` or `i` of a keyframe): x is time, y is progress, one entry per
+/// dimension when the dimensions ease differently.
+public struct EasingHandle: Equatable, Sendable {
+    public var x: [Double]
+    public var y: [Double]
+
+    public init(x: [Double], y: [Double]) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let linearOut = EasingHandle(x: [0], y: [0])
+    public static let linearIn = EasingHandle(x: [1], y: [1])
+}
+
+/// The curved path a position travels between two keyframes (`to`/`ti`), with its arc
+/// length sampled so progress moves at the eased speed along it.
+public struct SpatialCurve: Equatable, Sendable {
+    public var from: Vec2, control1: Vec2, control2: Vec2, to: Vec2
+    private var lengths: [Double]
+
+    static let samples = 32
+
+    public init(from: Vec2, control1: Vec2, control2: Vec2, to: Vec2) {
+        self.from = from; self.control1 = control1; self.control2 = control2; self.to = to
+        var lengths = [0.0]
+        var previous = from
+        for k in 1...Self.samples {
+            let p = Self.point(from, control1, control2, to, Double(k) / Double(Self.samples))
+            lengths.append(lengths[k - 1] + ((p.x - previous.x) * (p.x - previous.x) + (p.y - previous.y) * (p.y - previous.y)).squareRoot())
+            previous = p
+        }
+        self.lengths = lengths
+    }
+
+    static func point(_ a: Vec2, _ b: Vec2, _ c: Vec2, _ d: Vec2, _ t: Double) -> Vec2 {
+        let u = 1 - t
+        let w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t
+        return Vec2(x: w0 * a.x + w1 * b.x + w2 * c.x + w3 * d.x, y: w0 * a.y + w1 * b.y + w2 * c.y + w3 * d.y)
+    }
+
+    /// The point a fraction `progress` of the way along the curve's length.
+    public func point(atProgress progress: Double) -> Vec2 {
+        let total = lengths[Self.samples]
+        guard total > 0, progress.isFinite else { return Vec2.interpolate(from, to, progress.isFinite ? progress : 0, perComponent: nil) }
+        if progress <= 0 || progress >= 1 {
+            // Overshooting easings continue along the straight tangent line.
+            return Vec2.interpolate(from, to, progress, perComponent: nil)
+        }
+        let target = progress * total
+        var lo = 0, hi = Self.samples
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if lengths[mid] < target { lo = mid } else { hi = mid }
+        }
+        let span = lengths[hi] - lengths[lo]
+        let f = span > 0 ? (target - lengths[lo]) / span : 0
+        return Self.point(from, control1, control2, to, (Double(lo) + f) / Double(Self.samples))
+    }
+}
+
+public struct Keyframe<Value: Interpolatable>: Sendable {
+    public var time: Double
+    public var value: Value
+    /// Where the segment after this keyframe ends: the next keyframe's value, or the legacy `e`.
+    public var endValue: Value?
+    public var hold: Bool
+    public var easeOut: EasingHandle
+    public var easeIn: EasingHandle
+    public var spatial: SpatialCurve?
+
+    public init(time: Double, value: Value, endValue: Value? = nil, hold: Bool = false,
+                easeOut: EasingHandle = .linearOut, easeIn: EasingHandle = .linearIn, spatial: SpatialCurve? = nil) {
+        self.time = time
+        self.value = value
+        self.endValue = endValue
+        self.hold = hold
+        self.easeOut = easeOut
+        self.easeIn = easeIn
+        self.spatial = spatial
+    }
+}
+
+/// A property that is either constant or keyframed.
+public struct Animated<Value: Interpolatable>: Sendable {
+    public var keyframes: [Keyframe<Value>]
+
+    public init(_ constant: Value) {
+        keyframes = [Keyframe(time: 0, value: constant)]
+    }
+
+    public init(keyframes: [Keyframe<Value>]) {
+        precondition(!keyframes.isEmpty, "an animated property needs at least one keyframe")
+        self.keyframes = keyframes
+    }
+
+    public var isAnimated: Bool { keyframes.count > 1 }
+
+    public func value(at frame: Double) -> Value {
+        let first = keyframes[0]
+        if keyframes.count == 1 || !(frame > first.time) { return first.value }
+        let last = keyframes[keyframes.count - 1]
+        if frame >= last.time { return last.value }
+        // The segment [k_i, k_i+1) holding `frame`.
+        var lo = 0, hi = keyframes.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if keyframes[mid].time <= frame { lo = mid } else { hi = mid }
+        }
+        let k = keyframes[lo], next = keyframes[hi]
+        if k.hold { return k.value }
+        let duration = next.time - k.time
+        guard duration > 0 else { return next.value }
+        let linear = (frame - k.time) / duration
+        let end = k.endValue ?? next.value
+        if k.easeOut.x.count > 1 || k.easeIn.x.count > 1 {
+            let dims = max(k.easeOut.x.count, k.easeIn.x.count)
+            let perComponent = (0..<dims).map { d in Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: d) }
+            return Value.interpolate(k.value, end, perComponent[0], perComponent: perComponent)
+        }
+        let t = Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: 0)
+        if let spatial = k.spatial, let point = spatial.point(atProgress: t) as? Value {
+            return point
+        }
+        return Value.interpolate(k.value, end, t, perComponent: nil)
+    }
+}
+
+/// Cubic Bézier easing from (0,0) through the out handle and the in handle to (1,1).
+enum Easing {
+    static func progress(_ x: Double, out: EasingHandle, in handle: EasingHandle, dimension d: Int) -> Double {
+        func pick(_ v: [Double], _ fallback: Double) -> Double { v.isEmpty ? fallback : v[min(d, v.count - 1)] }
+        let x1 = min(1, max(0, pick(out.x, 0))), y1 = pick(out.y, 0)
+        let x2 = min(1, max(0, pick(handle.x, 1))), y2 = pick(handle.y, 1)
+        if x1 == y1 && x2 == y2 { return x }
+        // Solve bx(t) = x by Newton's method, falling back to bisection.
+        func bezier(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
+            let u = 1 - t
+            return 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t
+        }
+        func slope(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
+            let u = 1 - t
+            return 3 * u * u * p1 + 6 * u * t * (p2 - p1) + 3 * t * t * (1 - p2)
+        }
+        var t = x
+        for _ in 0..<8 {
+            let err = bezier(t, x1, x2) - x
+            if abs(err) < 1e-7 { return bezier(t, y1, y2) }
+            let s = slope(t, x1, x2)
+            if abs(s) < 1e-6 { break }
+            t -= err / s
+        }
+        var lo = 0.0, hi = 1.0
+        t = x
+        for _ in 0..<40 {
+            let v = bezier(t, x1, x2)
+            if abs(v - x) < 1e-7 { break }
+            if v < x { lo = t } else { hi = t }
+            t = (lo + hi) / 2
+        }
+        return bezier(t, y1, y2)
+    }
+}
+
+/// A layer position: one 2D property, or x and y animated separately (`"s": true`).
+public enum PositionProperty: Sendable {
+    case combined(Animated<Vec2>)
+    case split(x: Animated<Double>, y: Animated<Double>)
+
+    public func value(at frame: Double) -> Vec2 {
+        switch self {
+        case .combined(let p): return p.value(at: frame)
+        case .split(let x, let y): return Vec2(x: x.value(at: frame), y: y.value(at: frame))
+        }
+    }
+
+    public var isAnimated: Bool {
+        switch self {
+        case .combined(let p): return p.isAnimated
+        case .split(let x, let y): return x.isAnimated || y.isAnimated
+        }
+    }
+}

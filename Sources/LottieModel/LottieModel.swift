@@ -1,1 +1,0 @@
-// LottieModel: value types for a Lottie animation and its parser.

@@ -1,0 +1,292 @@
+/// The Lottie document as value types: what the file says, nothing evaluated.
+
+/// A layer's or a shape group's transform. Scale is in percent, rotation and skew in degrees,
+/// opacity 0...100.
+public struct Transform: Sendable {
+    public var anchor: Animated<Vec2>
+    public var position: PositionProperty
+    public var scale: Animated<Vec2>
+    public var rotation: Animated<Double>
+    public var opacity: Animated<Double>
+    public var skew: Animated<Double>
+    public var skewAxis: Animated<Double>
+
+    public init(anchor: Animated<Vec2> = Animated(Vec2(x: 0, y: 0)),
+                position: PositionProperty = .combined(Animated(Vec2(x: 0, y: 0))),
+                scale: Animated<Vec2> = Animated(Vec2(x: 100, y: 100)),
+                rotation: Animated<Double> = Animated(0), opacity: Animated<Double> = Animated(100),
+                skew: Animated<Double> = Animated(0), skewAxis: Animated<Double> = Animated(0)) {
+        self.anchor = anchor
+        self.position = position
+        self.scale = scale
+        self.rotation = rotation
+        self.opacity = opacity
+        self.skew = skew
+        self.skewAxis = skewAxis
+    }
+}
+
+public enum BlendMode: Int, Sendable {
+    case normal = 0, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight
+    case difference, exclusion, hue, saturation, color, luminosity, add, hardMix
+}
+
+public enum MatteMode: Int, Sendable {
+    case none = 0, alpha, alphaInverted, luma, lumaInverted
+}
+
+public enum MaskMode: String, Sendable {
+    case none = "n", add = "a", subtract = "s", intersect = "i", lighten = "l", darken = "d", difference = "f"
+}
+
+public struct Mask: Sendable {
+    public var name: String
+    public var mode: MaskMode
+    public var inverted: Bool
+    public var path: Animated<BezierPath>
+    public var opacity: Animated<Double>
+    public var expansion: Animated<Double>
+}
+
+public struct Marker: Sendable, Equatable {
+    public var name: String
+    public var time: Double
+    public var duration: Double
+}
+
+public struct EffectValue: Sendable {
+    public var name: String
+    public var type: Int
+    public var scalar: Animated<Double>?
+    public var color: Animated<RGBA>?
+    public var point: Animated<Vec2>?
+}
+
+public struct Effect: Sendable {
+    public var type: Int
+    public var name: String
+    public var matchName: String
+    public var enabled: Bool
+    public var values: [EffectValue]
+}
+
+public enum LayerKind: Sendable {
+    case precomp(refId: String, width: Double, height: Double)
+    case solid(color: RGBA, width: Double, height: Double)
+    case image(refId: String)
+    case null
+    case shape([ShapeItem])
+    case text(TextData)
+    case unsupported(type: Int)
+}
+
+public struct Layer: Sendable {
+    public var name: String
+    public var index: Int?
+    public var parent: Int?
+    public var kind: LayerKind
+    public var inPoint: Double
+    public var outPoint: Double
+    public var startTime: Double
+    public var timeStretch: Double
+    public var transform: Transform
+    public var autoOrient: Bool
+    public var hidden: Bool
+    public var blendMode: BlendMode
+    public var masks: [Mask]
+    public var matteMode: MatteMode
+    /// `tp`: the index of the layer that mattes this one, when not simply the one above.
+    public var matteParent: Int?
+    /// `td`: this layer is used as a matte and is not drawn itself.
+    public var isMatteSource: Bool
+    /// Seconds of the precomp's time at each frame of this layer.
+    public var timeRemap: Animated<Double>?
+    public var effects: [Effect]
+}
+
+public struct ShapeItem: Sendable {
+    public var name: String
+    public var matchName: String
+    public var hidden: Bool
+    public var kind: ShapeKind
+}
+
+public struct ShapeTransform: Sendable {
+    public var transform: Transform
+}
+
+public struct Polystar: Sendable {
+    public var star: Bool
+    public var position: Animated<Vec2>
+    public var points: Animated<Double>
+    public var rotation: Animated<Double>
+    public var outerRadius: Animated<Double>
+    public var innerRadius: Animated<Double>?
+    public var outerRoundness: Animated<Double>
+    public var innerRoundness: Animated<Double>?
+    public var reversed: Bool
+}
+
+public struct Dash: Sendable {
+    /// "d" dash, "g" gap, "o" offset.
+    public var kind: String
+    public var value: Animated<Double>
+}
+
+public struct Stroke: Sendable {
+    public var color: Animated<RGBA>
+    public var opacity: Animated<Double>
+    public var width: Animated<Double>
+    /// 1 butt, 2 round, 3 square.
+    public var lineCap: Int
+    /// 1 miter, 2 round, 3 bevel.
+    public var lineJoin: Int
+    public var miterLimit: Double
+    public var dashes: [Dash]
+}
+
+public struct GradientFill: Sendable {
+    public var opacity: Animated<Double>
+    public var isRadial: Bool
+    public var start: Animated<Vec2>
+    public var end: Animated<Vec2>
+    public var highlightLength: Animated<Double>?
+    public var highlightAngle: Animated<Double>?
+    public var colors: Animated<GradientColors>
+    public var evenOdd: Bool
+}
+
+public struct GradientStroke: Sendable {
+    public var opacity: Animated<Double>
+    public var isRadial: Bool
+    public var start: Animated<Vec2>
+    public var end: Animated<Vec2>
+    public var highlightLength: Animated<Double>?
+    public var highlightAngle: Animated<Double>?
+    public var colors: Animated<GradientColors>
+    public var width: Animated<Double>
+    public var lineCap: Int
+    public var lineJoin: Int
+    public var miterLimit: Double
+    public var dashes: [Dash]
+}
+
+public struct Repeater: Sendable {
+    public var copies: Animated<Double>
+    public var offset: Animated<Double>
+    /// 1 above, 2 below.
+    public var composite: Int
+    public var transform: Transform
+    public var startOpacity: Animated<Double>
+    public var endOpacity: Animated<Double>
+}
+
+public enum ShapeKind: Sendable {
+    case group([ShapeItem])
+    case path(Animated<BezierPath>, reversed: Bool)
+    case rectangle(position: Animated<Vec2>, size: Animated<Vec2>, roundness: Animated<Double>, reversed: Bool)
+    case ellipse(position: Animated<Vec2>, size: Animated<Vec2>, reversed: Bool)
+    case polystar(Polystar)
+    case fill(color: Animated<RGBA>, opacity: Animated<Double>, evenOdd: Bool)
+    case stroke(Stroke)
+    case gradientFill(GradientFill)
+    case gradientStroke(GradientStroke)
+    case transform(ShapeTransform)
+    case trim(start: Animated<Double>, end: Animated<Double>, offset: Animated<Double>, individually: Bool)
+    case repeater(Repeater)
+    case roundedCorners(radius: Animated<Double>)
+    case merge(mode: Int)
+    case offsetPath(amount: Animated<Double>, join: Int, miterLimit: Animated<Double>)
+    case puckerBloat(amount: Animated<Double>)
+    case zigZag(size: Animated<Double>, ridges: Animated<Double>, smooth: Bool)
+    case twist(angle: Animated<Double>, center: Animated<Vec2>)
+    case unsupported(type: String)
+}
+
+/// One state of a text layer's text.
+public struct TextDocument: Sendable, Interpolatable {
+    public var text: String
+    public var fontName: String
+    public var size: Double
+    /// 0 left, 1 right, 2 centre.
+    public var justification: Int
+    public var fillColor: RGBA?
+    public var strokeColor: RGBA?
+    public var strokeWidth: Double
+    public var lineHeight: Double
+    /// Thousandths of an em between letters.
+    public var tracking: Double
+    public var baselineShift: Double
+    public var boxPosition: Vec2?
+    public var boxSize: Vec2?
+
+    /// Text changes in steps.
+    public static func interpolate(_ a: TextDocument, _ b: TextDocument, _ t: Double, perComponent: [Double]?) -> TextDocument {
+        t < 1 ? a : b
+    }
+}
+
+public struct TextData: Sendable {
+    public var documents: Animated<TextDocument>
+
+    public func document(at frame: Double) -> TextDocument { documents.value(at: frame) }
+}
+
+public struct Font: Sendable {
+    public var name: String
+    public var family: String
+    public var style: String
+    public var ascent: Double
+    public var path: String?
+}
+
+/// A glyph drawn from the file's own shapes, for a 100-point font.
+public struct Glyph: Sendable {
+    public var character: String
+    public var family: String
+    public var style: String
+    public var size: Double
+    public var advance: Double
+    public var shapes: [ShapeItem]
+}
+
+public struct ImageAsset: Sendable {
+    public enum Source: Sendable {
+        case embedded([UInt8])
+        case file(path: String)
+        case missing
+    }
+
+    public var id: String
+    public var width: Double
+    public var height: Double
+    public var source: Source
+}
+
+public enum Asset: Sendable {
+    case precomp(id: String, layers: [Layer], frameRate: Double?)
+    case image(ImageAsset)
+}
+
+/// A whole Lottie file.
+public struct Animation: Sendable {
+    public var name: String
+    public var version: String
+    public var frameRate: Double
+    public var inPoint: Double
+    public var outPoint: Double
+    public var width: Double
+    public var height: Double
+    public var layers: [Layer]
+    public var assets: [String: Asset]
+    public var markers: [Marker]
+    public var fonts: [Font]
+    public var glyphs: [Glyph]
+    /// What was skipped while loading.
+    public var warnings: [ParseWarning]
+
+    /// Length in seconds.
+    public var duration: Double { (outPoint - inPoint) / frameRate }
+
+    public func marker(named name: String) -> Marker? { markers.first { $0.name == name } }
+}

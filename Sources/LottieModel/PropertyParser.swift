@@ -1,0 +1,138 @@
+/// Animated properties: `{"a": 0|1, "k": value or keyframes}`.
+extension LottieParser {
+    mutating func scalar(_ node: JSONNode) throws -> Animated<Double> {
+        try animated(node) { try $0.double() }
+    }
+
+    /// A 2D vector; a third (z) component is ignored.
+    mutating func vector(_ node: JSONNode) throws -> Animated<Vec2> {
+        var spatial = true
+        if node.path.description.hasSuffix(".s") || node.path.description.hasSuffix(".a") { spatial = false }
+        return try animated(node, spatial: spatial) { n in
+            let v = try n.doubles()
+            guard let x = v.first else { throw n.fail("expected a vector, found an empty array") }
+            return Vec2(x: x, y: v.count > 1 ? v[1] : x)
+        }
+    }
+
+    /// Colours are 0...1 by the spec; files with 0...255 components are read as such.
+    mutating func color(_ node: JSONNode) throws -> Animated<RGBA> {
+        try animated(node) { n in
+            let v = try n.doubles()
+            guard v.count >= 3 else { throw n.fail("expected a colour of 3 or 4 numbers, found \(v.count)") }
+            let scale = v.prefix(3).contains { $0 > 1 } ? 1.0 / 255 : 1
+            let alpha = v.count > 3 ? (v[3] > 1 ? v[3] / 255 : v[3]) : 1
+            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: alpha)
+        }
+    }
+
+    mutating func shapePath(_ node: JSONNode) throws -> Animated<BezierPath> {
+        let maxVertices = limits.maxPathVertices
+        return try animated(node) { n in
+            // Keyframe values wrap the shape in a one-element array.
+            var shape = n
+            if n.isArray {
+                guard let first = try n.array().first else { throw n.fail("expected a shape, found an empty array") }
+                shape = first
+            }
+            guard shape.isObject else { throw shape.fail("expected a shape object, found \(shape.kindName)") }
+            func points(_ key: String) throws -> [Vec2] {
+                guard let list = shape[key] else { return [] }
+                let items = try list.array()
+                guard items.count <= maxVertices else { throw list.fail("\(items.count) vertices; the limit is \(maxVertices)") }
+                return try items.map { p in
+                    let v = try p.doubles()
+                    guard v.count >= 2 else { throw p.fail("expected a point of 2 numbers") }
+                    return Vec2(x: v[0], y: v[1])
+                }
+            }
+            return BezierPath(closed: try shape.optionalBool("c"), vertices: try points("v"),
+                              inTangents: try points("i"), outTangents: try points("o"))
+        }
+    }
+
+    mutating func gradient(_ node: JSONNode) throws -> Animated<GradientColors> {
+        let count = try node["p"]?.int() ?? 0
+        return try animated(node.required("k")) { n in
+            let raw = try n.doubles()
+            return GradientColors(colorCount: max(0, min(count, raw.count / 4)), raw: raw)
+        }
+    }
+
+    /// The generic reader. `convert` turns one value (`k`, or a keyframe's `s`/`e`) into the
+    /// model type.
+    mutating func animated<T>(_ node: JSONNode, spatial: Bool = false, _ convert: (JSONNode) throws -> T) throws -> Animated<T> {
+        guard node.isObject else {
+            // Some exporters write a bare value where a property is expected.
+            return Animated(try convert(node))
+        }
+        if node["x"] != nil, case .string = node["x"]!.value { warn(node, "expressions are not evaluated; the keyframed value is used") }
+        let k = try node.required("k")
+        guard isKeyframeList(k) else { return Animated(try convert(k)) }
+        let items = try k.array()
+        guard !items.isEmpty else { throw k.fail("keyframe list is empty") }
+        keyframeCount += items.count
+        guard keyframeCount <= limits.maxKeyframes else { throw k.fail("more than \(limits.maxKeyframes) keyframes in the file") }
+        var keyframes: [Keyframe<T>] = []
+        var tangents: [(out: Vec2?, in: Vec2?)] = []
+        keyframes.reserveCapacity(items.count)
+        var previousEnd: T?
+        for item in items {
+            guard item.isObject else { throw item.fail("expected a keyframe object, found \(item.kindName)") }
+            let time = try item.required("t").double()
+            let start: T
+            if let s = item["s"] { start = try convert(s) }
+            else if let end = previousEnd { start = end }
+            else if let last = keyframes.last { start = last.value }
+            else { throw DecodeError(path: .key(item.path, "s"), reason: "the first keyframe has no value") }
+            let end = try item["e"].map { try convert($0) }
+            previousEnd = end
+            let hold = try item.optionalBool("h")
+            var kf = Keyframe(time: time, value: start, endValue: end, hold: hold)
+            if let o = item["o"] { kf.easeOut = try easing(o) }
+            if let i = item["i"] { kf.easeIn = try easing(i) }
+            keyframes.append(kf)
+            if spatial { tangents.append((try item["to"].map(point), try item["ti"].map(point))) }
+        }
+        // Files are written in order; sort defensively so lookup stays correct.
+        for i in 1..<keyframes.count where keyframes[i].time < keyframes[i - 1].time {
+            warn(k, "keyframes are not in time order; sorted")
+            let order = keyframes.indices.sorted { keyframes[$0].time < keyframes[$1].time }
+            keyframes = order.map { keyframes[$0] }
+            tangents = tangents.isEmpty ? [] : order.map { tangents[$0] }
+            break
+        }
+        if spatial { attachSpatialCurves(&keyframes, tangents) }
+        return Animated(keyframes: keyframes)
+    }
+
+    func isKeyframeList(_ k: JSONNode) -> Bool {
+        guard case .array(let items) = k.value, let first = items.first, case .object(let members) = first else { return false }
+        return members["t"] != nil
+    }
+
+    func easing(_ node: JSONNode) throws -> EasingHandle {
+        guard node.isObject else { throw node.fail("expected an easing handle object") }
+        let x = try node["x"]?.doubles() ?? [0]
+        let y = try node["y"]?.doubles() ?? [0]
+        return EasingHandle(x: x.isEmpty ? [0] : x, y: y.isEmpty ? [0] : y)
+    }
+
+    func point(_ node: JSONNode) throws -> Vec2 {
+        let v = try node.doubles()
+        return Vec2(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
+    }
+
+    /// Position keyframes with `to`/`ti` travel along a curve rather than a straight line.
+    func attachSpatialCurves<T>(_ keyframes: inout [Keyframe<T>], _ tangents: [(out: Vec2?, in: Vec2?)]) {
+        guard T.self == Vec2.self, tangents.count == keyframes.count, keyframes.count > 1 else { return }
+        for i in 0..<(keyframes.count - 1) {
+            guard let out = tangents[i].out, let inT = tangents[i].in,
+                  out.x != 0 || out.y != 0 || inT.x != 0 || inT.y != 0,
+                  let from = keyframes[i].value as? Vec2,
+                  let to = (keyframes[i].endValue ?? keyframes[i + 1].value) as? Vec2 else { continue }
+            keyframes[i].spatial = SpatialCurve(from: from, control1: Vec2(x: from.x + out.x, y: from.y + out.y),
+                                                control2: Vec2(x: to.x + inT.x, y: to.y + inT.y), to: to)
+        }
+    }
+}
