@@ -12,7 +12,9 @@ extension LottieParser {
     mutating func shape(_ node: JSONNode, depth: Int) throws -> ShapeItem {
         guard node.isObject else { throw node.fail("expected a shape object, found \(node.kindName)") }
         let type = try node.required("ty").string()
-        let reversed = try node["d"]?.int() == 3
+        // `d` is the direction of a geometry item (3 = reversed) but the dashes of a stroke.
+        var reversed = false
+        if let d = node["d"], case .number = d.value { reversed = try d.int() == 3 }
         let kind: ShapeKind
         switch type {
         case "gr":

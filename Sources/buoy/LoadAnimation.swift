@@ -6,10 +6,10 @@ import LottieRender
 func loadRenderer(path: String) throws -> AnimationRenderer {
     do {
         let animation = try Animation.load(path: path)
-        for warning in animation.warnings.prefix(20) {
-            printWarning("\(warning)")
+        for warning in animation.warnings.prefix(5) {
+            printWarning("\(path): \(warning)")
         }
-        if animation.warnings.count > 20 { printWarning("… and \(animation.warnings.count - 20) more warnings") }
+        if animation.warnings.count > 5 { printWarning("\(path): … and \(animation.warnings.count - 5) more warnings") }
         return AnimationRenderer(animation: animation)
     } catch let error as ParseError {
         throw CommandFailure.badAnimation("\(error)")
