@@ -108,7 +108,7 @@ extension LottieParser {
 
     func isKeyframeList(_ k: JSONNode) -> Bool {
         guard case .array(let items) = k.value, let first = items.first, case .object(let members) = first else { return false }
-        return members["t"] != nil
+        return members["t"] != nil || members["s"] != nil
     }
 
     func easing(_ node: JSONNode) throws -> EasingHandle {
