@@ -27,7 +27,7 @@ struct Rasterizer {
     }
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.
-    mutating func add(_ path: Path, tolerance: Double = 0.2) {
+    mutating func add(_ path: Path, tolerance: Double = 0.05) {
         var start = Point.zero, last = Point.zero
         var open = false
         for e in path.elements {

@@ -75,7 +75,7 @@ public struct Surface: Sendable {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
-        let outline = strokeOutline(source, style: style, tolerance: 0.2 / scale)
+        let outline = strokeOutline(source, style: style, tolerance: 0.05 / scale)
         fill(outline, transform: transform, rule: .nonZero, paint: paint, opacity: opacity, clip: clip)
     }
 

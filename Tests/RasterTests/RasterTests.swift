@@ -1,0 +1,219 @@
+import Foundation
+import XCTest
+@testable import Raster
+
+final class CoverageTests: XCTestCase {
+    func alpha(_ s: Surface, _ x: Int, _ y: Int) -> Int { Int(s.pixels[y * s.width + x] >> 24) }
+
+    func testHalfPixelEdgesGiveHalfCoverage() {
+        var s = Surface(width: 8, height: 8)
+        var p = Path()
+        p.addRect(Rect(x: 2.5, y: 2, width: 3, height: 4))
+        s.fill(p, paint: .solid(.black))
+        XCTAssertEqual(alpha(s, 1, 3), 0)
+        XCTAssertEqual(alpha(s, 2, 3), 128, accuracy: 1)
+        XCTAssertEqual(alpha(s, 3, 3), 255)
+        XCTAssertEqual(alpha(s, 5, 3), 128, accuracy: 1)
+        XCTAssertEqual(alpha(s, 6, 3), 0)
+        XCTAssertEqual(alpha(s, 3, 1), 0)
+        XCTAssertEqual(alpha(s, 3, 6), 0)
+    }
+
+    func testDiagonalEdgeCoversTheExactArea() {
+        // Triangle (0,0) (4,0) (0,4): pixel (1,1) is cut by x + y = 4 at its far corner only
+        // (area 1 − 0.5 = 0.5); pixel (0,0) is fully inside; pixel (3,3) is outside.
+        var s = Surface(width: 4, height: 4)
+        var p = Path()
+        p.move(to: Point(0, 0)); p.line(to: Point(4, 0)); p.line(to: Point(0, 4)); p.close()
+        s.fill(p, paint: .solid(.black))
+        XCTAssertEqual(alpha(s, 0, 0), 255)
+        XCTAssertEqual(alpha(s, 1, 2), 128, accuracy: 1)
+        XCTAssertEqual(alpha(s, 3, 3), 0)
+        let total = s.pixels.reduce(0) { $0 + Int($1 >> 24) }
+        XCTAssertEqual(Double(total) / 255, 8, accuracy: 0.05)  // the triangle's area
+    }
+
+    func testNonZeroAndEvenOddDifferOnAnOverlap() {
+        var p = Path()
+        p.addRect(Rect(x: 0, y: 0, width: 10, height: 10))
+        p.addRect(Rect(x: 2, y: 2, width: 6, height: 6))  // same direction: winding 2 inside
+        var nonZero = Surface(width: 10, height: 10)
+        nonZero.fill(p, rule: .nonZero, paint: .solid(.black))
+        var evenOdd = Surface(width: 10, height: 10)
+        evenOdd.fill(p, rule: .evenOdd, paint: .solid(.black))
+        XCTAssertEqual(alpha(nonZero, 5, 5), 255)
+        XCTAssertEqual(alpha(evenOdd, 5, 5), 0)
+        XCTAssertEqual(alpha(evenOdd, 1, 1), 255)
+    }
+
+    func testShapesPartlyOutsideTheSurfaceAreClipped() {
+        var s = Surface(width: 10, height: 10)
+        var p = Path()
+        p.addEllipse(in: Rect(x: -1e6, y: -50, width: 2e6 + 5, height: 100))
+        s.fill(p, paint: .solid(.black))
+        XCTAssertEqual(alpha(s, 0, 5), 255)
+        XCTAssertEqual(alpha(s, 9, 5), 255)
+    }
+
+    func testCurvesAreSmoothCircles() {
+        // A circle of radius 20: total coverage equals its area within 0.5% (the chords of the
+        // flattened curve stay within 0.05 px of it, losing a sliver along the rim).
+        var s = Surface(width: 50, height: 50)
+        var p = Path()
+        p.addEllipse(in: Rect(x: 5, y: 5, width: 40, height: 40))
+        s.fill(p, paint: .solid(.black))
+        let total = Double(s.pixels.reduce(0) { $0 + Int($1 >> 24) }) / 255
+        XCTAssertEqual(total, Double.pi * 400, accuracy: Double.pi * 400 * 0.005)
+    }
+}
+
+final class StrokeTests: XCTestCase {
+    func coverage(_ s: Surface) -> Double { Double(s.pixels.reduce(0) { $0 + Int($1 >> 24) }) / 255 }
+
+    func stroke(_ path: Path, _ configure: (inout StrokeStyle) -> Void) -> Surface {
+        var style = StrokeStyle()
+        configure(&style)
+        var s = Surface(width: 100, height: 100)
+        s.stroke(path, style: style, paint: .solid(.black))
+        return s
+    }
+
+    var line: Path {
+        var p = Path()
+        p.move(to: Point(20, 50)); p.line(to: Point(80, 50))
+        return p
+    }
+
+    func testCapsExtendTheLineByTheRightAmount() {
+        // 60 long, 10 wide: butt 600, square 700, round 600 + π·25.
+        XCTAssertEqual(coverage(stroke(line) { $0.width = 10; $0.cap = .butt }), 600, accuracy: 1)
+        XCTAssertEqual(coverage(stroke(line) { $0.width = 10; $0.cap = .square }), 700, accuracy: 1)
+        XCTAssertEqual(coverage(stroke(line) { $0.width = 10; $0.cap = .round }), 600 + .pi * 25, accuracy: 2)
+    }
+
+    func testJoinsDifferAtACorner() {
+        var corner = Path()
+        corner.move(to: Point(20, 80)); corner.line(to: Point(50, 20)); corner.line(to: Point(80, 80))
+        let miter = coverage(stroke(corner) { $0.width = 8; $0.join = .miter; $0.miterLimit = 10 })
+        let round = coverage(stroke(corner) { $0.width = 8; $0.join = .round })
+        let bevel = coverage(stroke(corner) { $0.width = 8; $0.join = .bevel })
+        XCTAssertGreaterThan(miter, round)
+        XCTAssertGreaterThan(round, bevel)
+        // A miter limit below the corner's ratio falls back to a bevel.
+        let limited = coverage(stroke(corner) { $0.width = 8; $0.join = .miter; $0.miterLimit = 1 })
+        XCTAssertEqual(limited, bevel, accuracy: 0.5)
+    }
+
+    func testDashesCoverTheirShareAndHonourTheOffset() {
+        let dashed = coverage(stroke(line) { $0.width = 10; $0.dashes = [10, 10] })
+        XCTAssertEqual(dashed, 300, accuracy: 1)
+        var shifted = Surface(width: 100, height: 100)
+        var style = StrokeStyle()
+        style.width = 10; style.dashes = [10, 10]; style.dashOffset = 10
+        shifted.stroke(line, style: style, paint: .solid(.black))
+        XCTAssertEqual(shifted.pixels[50 * 100 + 25] >> 24, 0)        // first dash moved away
+        XCTAssertEqual(shifted.pixels[50 * 100 + 35] >> 24, 255)
+    }
+
+    func testPathMeasureSplitsCurvesExactly() {
+        var p = Path()
+        p.move(to: Point(0, 0)); p.line(to: Point(30, 0)); p.line(to: Point(30, 40))
+        let m = PathMeasure(p)
+        XCTAssertEqual(m.length, 70, accuracy: 1e-9)
+        let piece = PathMeasure(m.segment(from: 20, to: 50))
+        XCTAssertEqual(piece.length, 30, accuracy: 1e-9)
+    }
+}
+
+final class PaintTests: XCTestCase {
+    func testLinearGradientEndpointsAndMiddle() {
+        var s = Surface(width: 101, height: 1)
+        var p = Path()
+        p.addRect(Rect(x: 0, y: 0, width: 101, height: 1))
+        let g = Gradient.linear(start: Point(0.5, 0), end: Point(100.5, 0),
+                                stops: [GradientStop(offset: 0, color: .black), GradientStop(offset: 1, color: .white)])
+        s.fill(p, paint: .gradient(g, .identity))
+        XCTAssertEqual(s.pixels[0] & 0xff, 0)
+        XCTAssertEqual(Int(s.pixels[50] & 0xff), 128, accuracy: 1)
+        XCTAssertEqual(s.pixels[100] & 0xff, 255)
+    }
+
+    func testRadialGradientIsZeroAtTheFocalPointAndOneAtTheRim() {
+        var s = Surface(width: 41, height: 41)
+        var p = Path()
+        p.addRect(Rect(x: 0, y: 0, width: 41, height: 41))
+        let g = Gradient.radial(center: Point(20.5, 20.5), radius: 20, focal: Point(20.5, 20.5),
+                                stops: [GradientStop(offset: 0, color: .white), GradientStop(offset: 1, color: .black)])
+        s.fill(p, paint: .gradient(g, .identity))
+        XCTAssertEqual(s.pixels[20 * 41 + 20] & 0xff, 255)
+        XCTAssertEqual(s.pixels[20 * 41 + 0] & 0xff, 0)
+        XCTAssertEqual(Int(s.pixels[20 * 41 + 10] & 0xff), 128, accuracy: 4)
+    }
+
+    func testSourceOverIsPremultiplied() {
+        var s = Surface(width: 1, height: 1, clearColor: Color(r: 0, g: 0, b: 1))
+        var p = Path()
+        p.addRect(Rect(x: 0, y: 0, width: 1, height: 1))
+        s.fill(p, paint: .solid(Color(r: 1, g: 0, b: 0, a: 0.5)))
+        let c = Color(premultiplied: s.pixels[0])
+        XCTAssertEqual(c.a, 1, accuracy: 0.01)
+        XCTAssertEqual(c.r, 0.5, accuracy: 0.01)
+        XCTAssertEqual(c.b, 0.5, accuracy: 0.01)
+    }
+
+    func testMultiplyBlend() {
+        var backdrop = Surface(width: 1, height: 1, clearColor: Color(r: 0.5, g: 1, b: 1))
+        let source = Surface(width: 1, height: 1, clearColor: Color(r: 1, g: 0.5, b: 0))
+        backdrop.composite(source, blend: .multiply)
+        let c = Color(premultiplied: backdrop.pixels[0])
+        XCTAssertEqual(c.r, 0.5, accuracy: 0.01)
+        XCTAssertEqual(c.g, 0.5, accuracy: 0.01)
+        XCTAssertEqual(c.b, 0, accuracy: 0.01)
+    }
+
+    func testMaskOperations() {
+        var a = Mask(width: 1, height: 1, value: 200)
+        let b = Mask(width: 1, height: 1, value: 100)
+        var m = a; m.combine(b, .add); XCTAssertEqual(m.values[0], 222)
+        m = a; m.combine(b, .subtract); XCTAssertEqual(m.values[0], 122)
+        m = a; m.combine(b, .intersect); XCTAssertEqual(m.values[0], 78)
+        m = a; m.combine(b, .lighten); XCTAssertEqual(m.values[0], 200)
+        m = a; m.combine(b, .darken); XCTAssertEqual(m.values[0], 100)
+        a.combine(b, .difference); XCTAssertEqual(a.values[0], 100)
+        XCTAssertEqual(b.inverted().values[0], 155)
+    }
+}
+
+final class OutputTests: XCTestCase {
+    func testPNGRoundTripKeepsPixels() throws {
+        var s = Surface(width: 3, height: 2)
+        s.pixels = [0xff00_00ff, 0x8040_0000, 0, 0xffff_ffff, 0x0101_0101, 0xff12_3456]
+        let decoded = try PNG.decode(try PNG.encode(s))
+        XCTAssertEqual(decoded.width, 3)
+        XCTAssertEqual(decoded.pixels, s.pixels)
+    }
+
+    func testPNGWriteIsAtomicAndCorruptInputIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-png-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("a.png").path
+        try PNG.write(Surface(width: 4, height: 4, clearColor: .white), to: path)
+        XCTAssertEqual(try PNG.read(path: path).pixels.first, 0xffff_ffff)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["a.png"])  // no temporary left
+        XCTAssertThrowsError(try PNG.decode([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]))
+        XCTAssertThrowsError(try PNG.write(Surface(width: 1, height: 1), to: "/nonexistent/dir/x.png")) {
+            XCTAssertTrue("\($0)".hasPrefix("/nonexistent/dir/x.png"))
+        }
+    }
+
+    func testDisplayFormats() {
+        let s = Surface(width: 2, height: 1, clearColor: Color(r: 1, g: 0.5, b: 0, a: 1))
+        var xrgb = [UInt32](repeating: 0, count: 2)
+        xrgb.withUnsafeMutableBytes { s.write(to: $0.baseAddress!, stride: 8, format: .xrgb8888) }
+        XCTAssertEqual(xrgb[0], 0xffff_8000)
+        var rgb565 = [UInt16](repeating: 0, count: 2)
+        rgb565.withUnsafeMutableBytes { s.write(to: $0.baseAddress!, stride: 4, format: .rgb565) }
+        XCTAssertEqual(rgb565[1], 31 << 11 | 32 << 5 | 0)
+    }
+}
