@@ -55,7 +55,7 @@ public struct AnimationRenderer {
     /// coordinates to surface pixels. The animation is clipped to its own bounds.
     public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
         guard frame.isFinite else { return }
-        let clip = LayerCompositor.clipMask(width: animation.width, height: animation.height, matrix: matrix, surface: surface)
+        let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix, surface: surface)
         var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
     }

@@ -14,7 +14,7 @@ struct LayerCompositor {
     static let maxDepth = 32
 
     mutating func drawComposition(_ comp: Composition, frame: Double, into surface: inout Surface, matrix: Matrix,
-                                  opacity: Double, clip: CoverageMask?, depth: Int) {
+                                  opacity: Double, clip: Clip?, depth: Int) {
         guard depth < Self.maxDepth else { return }
         // Layers are listed top-most first: draw from the end.
         for position in comp.layers.indices.reversed() {
@@ -46,7 +46,7 @@ struct LayerCompositor {
     }
 
     mutating func drawLayer(_ layer: Layer, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
-                            opacity: Double, matte: (Layer?, MatteMode)?, clip: CoverageMask?, depth: Int) {
+                            opacity: Double, matte: (Layer?, MatteMode)?, clip: Clip?, depth: Int) {
         let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
         guard alpha > 0 else { return }
@@ -64,15 +64,18 @@ struct LayerCompositor {
             return
         }
         var content = Surface(width: surfaceWidth, height: surfaceHeight)
-        drawContent(layer, shapes: shapes, frame: frame, into: &content, world: world, opacity: 1, clip: nil, depth: depth)
+        // The clip's rectangle bounds the offscreen work; its mask (rare) is applied below.
+        drawContent(layer, shapes: shapes, frame: frame, into: &content, world: world, opacity: 1,
+                    clip: clip.map { Clip(rect: $0.rect) }, depth: depth)
         Effects.applyColorEffects(of: layer, at: frame, to: &content)
         var coverage = buildMasks(masks, frame: frame, world: world)
         if let (matteLayer, mode) = matte {
             let matteMask = renderMatte(matteLayer, mode: mode, in: comp, frame: frame, compMatrix: compMatrix, depth: depth)
             if coverage == nil { coverage = matteMask } else { coverage!.combine(matteMask, .intersect) }
         }
-        if let clip {
-            if coverage == nil { coverage = clip } else { coverage!.combine(clip, .intersect) }
+        if let clip, clip.mask != nil {
+            let clipCoverage = clip.coverage(width: surfaceWidth, height: surfaceHeight)
+            if coverage == nil { coverage = clipCoverage } else { coverage!.combine(clipCoverage, .intersect) }
         }
         if let coverage { content.applyMask(coverage) }
         for shadow in shadows {
@@ -91,7 +94,7 @@ struct LayerCompositor {
     }
 
     mutating func drawContent(_ layer: Layer, shapes: ShapeTree?, frame: Double, into surface: inout Surface, world: Matrix,
-                              opacity: Double, clip: CoverageMask?, depth: Int) {
+                              opacity: Double, clip: Clip?, depth: Int) {
         switch layer.kind {
         case .shape:
             shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip)
@@ -115,9 +118,9 @@ struct LayerCompositor {
                 localFrame = (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
             }
             // A precomp shows only what lies inside its own width and height.
-            var bounds = Self.clipMask(width: width, height: height, matrix: world, surface: surface)
+            var bounds = Self.clipRegion(width: width, height: height, matrix: world, surface: surface)
             if let clip {
-                if bounds == nil { bounds = clip } else { bounds!.combine(clip, .intersect) }
+                bounds = bounds.map { $0.intersection(clip) } ?? clip
             }
             drawComposition(comp, frame: localFrame, into: &surface, matrix: world, opacity: opacity, clip: bounds, depth: depth + 1)
         case .text(let data):
@@ -182,24 +185,30 @@ struct LayerCompositor {
         }
     }
 
-    /// A mask of the rectangle (0, 0, width, height) mapped by `matrix`, or nil when that
-    /// rectangle covers the whole surface anyway.
-    static func clipMask(width: Double, height: Double, matrix: Matrix, surface: Surface) -> CoverageMask? {
+    /// The region of the rectangle (0, 0, width, height) mapped by `matrix`: a pixel
+    /// rectangle when it stays axis-aligned (edges rounded to whole pixels), else a mask; nil
+    /// when it covers the whole surface anyway.
+    static func clipRegion(width: Double, height: Double, matrix: Matrix, surface: Surface) -> Clip? {
         guard width > 0, height > 0 else { return nil }
         let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
+        let xs = corners.map { $0.x }, ys = corners.map { $0.y }
         let axisAligned = (abs(corners[0].y - corners[1].y) < 1e-9 && abs(corners[1].x - corners[2].x) < 1e-9)
             || (abs(corners[0].x - corners[1].x) < 1e-9 && abs(corners[1].y - corners[2].y) < 1e-9)
+        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return nil }
+        func pixel(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v)).rounded()) }
+        let rect = PixelRect(x0: pixel(xs.min()!), y0: pixel(ys.min()!), x1: pixel(xs.max()!), y1: pixel(ys.max()!))
         if axisAligned {
-            let xs = corners.map { $0.x }, ys = corners.map { $0.y }
-            if xs.min()! <= 0, ys.min()! <= 0, xs.max()! >= Double(surface.width), ys.max()! >= Double(surface.height) {
-                return nil
-            }
+            if rect.x0 <= 0, rect.y0 <= 0, rect.x1 >= surface.width, rect.y1 >= surface.height { return nil }
+            return Clip(rect: rect)
         }
         var mask = CoverageMask(width: surface.width, height: surface.height)
         var path = RasterPath()
         path.addRect(Rect(x: 0, y: 0, width: width, height: height))
         mask.fill(path, transform: matrix, rule: .nonZero)
-        return mask
+        func clamped(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v))) }
+        let outer = PixelRect(x0: clamped(xs.min()!.rounded(.down)), y0: clamped(ys.min()!.rounded(.down)),
+                              x1: clamped(xs.max()!.rounded(.up)), y1: clamped(ys.max()!.rounded(.up)))
+        return Clip(rect: outer, mask: mask)
     }
 
     static func blendMode(_ mode: ModelBlend) -> RasterBlend {

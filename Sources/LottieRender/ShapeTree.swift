@@ -41,7 +41,7 @@ struct ShapeTree {
     }
 
     /// Paints the tree, bottom-most style first.
-    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: CoverageMask?) {
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?) {
         for op in ops.reversed() {
             let alpha = op.opacity * opacity
             guard alpha > 0, !op.nodeIDs.isEmpty else { continue }

@@ -43,7 +43,7 @@ struct TextRenderer {
         return face.glyph(scalar)
     }
 
-    func draw(_ data: TextData, frame: Double, into surface: inout Surface, matrix: Matrix, opacity: Double, clip: CoverageMask?) {
+    func draw(_ data: TextData, frame: Double, into surface: inout Surface, matrix: Matrix, opacity: Double, clip: Clip?) {
         let doc = data.document(at: frame)
         guard !doc.text.isEmpty, doc.size > 0, doc.size.isFinite else { return }
         let font = fontsByName[doc.fontName]

@@ -27,17 +27,17 @@ public struct Mask: Equatable, Sendable {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
         let device = path.transformed(by: transform)
         guard let bounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: bounds, limitWidth: width, limitHeight: height) else { return }
+              var rasterizer = Rasterizer(bounds: bounds, limit: PixelRect(x0: 0, y0: 0, x1: width, y1: height)) else { return }
         rasterizer.add(device)
-        let o = Float(min(1, opacity))
         let w = width
         values.withUnsafeMutableBufferPointer { v in
-            rasterizer.sweep(rule: rule) { y, x0, coverage in
-                let row = y * w + x0
-                for i in 0..<coverage.count where coverage[i] > 0 {
-                    let a = PixelMath.alpha(coverage[i] * o)
-                    let old = UInt32(v[row + i])
-                    v[row + i] = UInt8(old + a - (old * a + 127) / 255)
+            rasterizer.sweep(rule: rule, opacity: Float(opacity)) { y, x0, start, end, alpha in
+                let row = v.baseAddress! + y * w + x0
+                for i in start..<end {
+                    let a = UInt32(alpha[i])
+                    if a == 0 { continue }
+                    let old = UInt32(row[i])
+                    row[i] = UInt8(old + a - (old * a + 127) / 255)
                 }
             }
         }

@@ -11,19 +11,31 @@ struct Rasterizer {
     let height: Int
     private let stride: Int
     private var cells: [Float]
+    /// Leftmost and rightmost cell each row's edges touched; outside them the running sum
+    /// is constant, so the sweep can skip or fill those pixels in bulk.
+    private var rowMin: [Int32]
+    private var rowMax: [Int32]
+    /// One flag per 16 cells of a row: set when an edge wrote there. Unflagged stretches
+    /// keep the running sum unchanged, so their coverage is filled in bulk.
+    private var blocks: [UInt8]
+    private let blocksPerRow: Int
 
-    /// A rasterizer for the device-space `bounds` clipped to 0..<limitWidth × 0..<limitHeight,
-    /// or nil when nothing of it lies inside.
-    init?(bounds: Rect, limitWidth: Int, limitHeight: Int) {
+    /// A rasterizer for the device-space `bounds` clipped to `limit`, or nil when nothing of
+    /// it lies inside.
+    init?(bounds: Rect, limit: PixelRect) {
         guard bounds.x.isFinite, bounds.y.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
-        let x0 = max(0, Int(max(-1e9, bounds.x).rounded(.down)))
-        let y0 = max(0, Int(max(-1e9, bounds.y).rounded(.down)))
-        let x1 = min(limitWidth, Int(min(1e9, bounds.maxX).rounded(.up)))
-        let y1 = min(limitHeight, Int(min(1e9, bounds.maxY).rounded(.up)))
+        let x0 = max(limit.x0, Int(max(-1e9, bounds.x).rounded(.down)))
+        let y0 = max(limit.y0, Int(max(-1e9, bounds.y).rounded(.down)))
+        let x1 = min(limit.x1, Int(min(1e9, bounds.maxX).rounded(.up)))
+        let y1 = min(limit.y1, Int(min(1e9, bounds.maxY).rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }
         originX = x0; originY = y0; width = x1 - x0; height = y1 - y0
         stride = width + 2
         cells = [Float](repeating: 0, count: stride * height)
+        rowMin = [Int32](repeating: Int32.max, count: height)
+        rowMax = [Int32](repeating: -1, count: height)
+        blocksPerRow = (stride >> 4) + 1
+        blocks = [UInt8](repeating: 0, count: blocksPerRow * height)
     }
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.
@@ -89,8 +101,12 @@ struct Rasterizer {
         if by > h { by = h }
         var x = ax
         let firstRow = Int(ay), endRow = min(height, Int(by.rounded(.up)))
+        guard firstRow < endRow else { return }
+        let bpr = blocksPerRow
+        blocks.withUnsafeMutableBufferPointer { blocks in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in
+        rowMax.withUnsafeMutableBufferPointer { rowMax in
         cells.withUnsafeMutableBufferPointer { cells in
-            guard firstRow < endRow else { return }
             for row in firstRow..<endRow {
                 let top = max(Double(row), ay), bottom = min(Double(row + 1), by)
                 let dy = bottom - top
@@ -100,6 +116,11 @@ struct Rasterizer {
                 // clamping x keeps the coverage of every pixel inside exact.
                 var xl = min(max(min(x, xNext), 0), w), xr = min(max(max(x, xNext), 0), w)
                 let base = row * stride
+                let firstCell = Int32(min(Int(xl), width))
+                if firstCell < rowMin[row] { rowMin[row] = firstCell }
+                let lastCell = Int32(min(Int(xr) + 1, width + 1))
+                if lastCell > rowMax[row] { rowMax[row] = lastCell }
+                for b in Int(firstCell >> 4)...Int(lastCell >> 4) { blocks[row * bpr + b] = 1 }
                 if xr - xl < 1e-7 {
                     let xm = (xl + xr) / 2
                     let c = min(Int(xm), width)
@@ -126,37 +147,86 @@ struct Rasterizer {
                 x = xNext
             }
         }
+        }
+        }
+        }
     }
 
-    /// Calls `body(y, x0, coverage)` for every row, coverage 0...1 for pixels x0..<x0+width;
-    /// the buffer is cleared as it is read.
-    mutating func sweep(rule: FillRule, _ body: (Int, Int, UnsafeMutableBufferPointer<Float>) -> Void) {
-        var row = [Float](repeating: 0, count: width)
-        let w = width, s = stride
+    /// Rounds 0...255 to a byte without a range check: adding 1.5·2²³ leaves the rounded
+    /// integer in the low mantissa bits.
+    @inline(__always) static func byte(_ v: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (v + 12_582_912).bitPattern)
+    }
+
+    /// Calls `body(y, x0, start, end, alpha)` for every row with coverage: `alpha[x]`, for
+    /// start <= x < end (relative to x0), is coverage × `opacity` as 0...255, and no pixel
+    /// outside start..<end is covered. The accumulation buffer is cleared as it is read.
+    @inline(__always) private static func fold(_ sum: Float, _ rule: FillRule) -> Float {
+        var c = abs(sum)
+        if rule == .evenOdd {
+            c = c.truncatingRemainder(dividingBy: 2)
+            if c > 1 { c = 2 - c }
+            return c
+        }
+        return min(c, 1)
+    }
+
+    mutating func sweep(rule: FillRule, opacity: Float,
+                        _ body: (_ y: Int, _ x0: Int, _ start: Int, _ end: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
+        var row = [UInt8](repeating: 0, count: width + 1)
+        let w = width, s = stride, bpr = blocksPerRow
+        let scale = min(max(opacity, 0), 1) * 255
+        blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
-            row.withUnsafeMutableBufferPointer { coverage in
+            row.withUnsafeMutableBufferPointer { alphaBuffer in
+                let alpha = alphaBuffer.baseAddress!
                 for y in 0..<height {
+                    let lo = Int(rowMin[y])
+                    guard lo <= w else { continue }
+                    let last = min(Int(rowMax[y]), w + 1)  // last touched cell, inclusive
                     let base = y * s
+                    let flags = y * bpr
                     var sum: Float = 0
-                    var any = false
-                    for x in 0..<w {
-                        sum += cells[base + x]
-                        cells[base + x] = 0
-                        var c = abs(sum)
-                        if rule == .evenOdd {
-                            c = c.truncatingRemainder(dividingBy: 2)
-                            if c > 1 { c = 2 - c }
-                        } else if c > 1 {
-                            c = 1
+                    let sumEnd = min(last + 1, w)
+                    var x = lo
+                    while x < sumEnd {
+                        let block = x >> 4
+                        let blockEnd = min((block + 1) << 4, sumEnd)
+                        if blocks[flags + block] != 0 {
+                            if rule == .nonZero {
+                                for i in x..<blockEnd {
+                                    sum += cells[base + i]
+                                    cells[base + i] = 0
+                                    alpha[i] = Self.byte(min(abs(sum), 1) * scale)
+                                }
+                            } else {
+                                for i in x..<blockEnd {
+                                    sum += cells[base + i]
+                                    cells[base + i] = 0
+                                    alpha[i] = Self.byte(Self.fold(sum, .evenOdd) * scale)
+                                }
+                            }
+                        } else {
+                            (alpha + x).update(repeating: Self.byte(Self.fold(sum, rule) * scale), count: blockEnd - x)
                         }
-                        if c < 1 / 512 { c = 0 } else { any = true }
-                        coverage[x] = c
+                        x = blockEnd
                     }
-                    cells[base + w] = 0
-                    cells[base + w + 1] = 0
-                    if any { body(originY + y, originX, coverage) }
+                    var end = sumEnd
+                    // Beyond the last edge the sum stays; it is zero unless the path was
+                    // clamped at the right border.
+                    if end < w {
+                        let a = Self.byte(Self.fold(sum, rule) * scale)
+                        if a > 0 {
+                            (alpha + end).update(repeating: a, count: w - end)
+                            end = w
+                        }
+                    }
+                    if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
+                    for block in (lo >> 4)...(last >> 4) { blocks[flags + block] = 0 }
+                    if end > lo { body(originY + y, originX, lo, end, alpha) }
                 }
             }
+        }
         }
     }
 }

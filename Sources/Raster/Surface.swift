@@ -28,49 +28,82 @@ public struct Surface: Sendable {
 
     /// Fills `path` (in user space, mapped to pixels by `transform`) with `paint`.
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
-                              paint: Paint, opacity: Double = 1, clip: Mask? = nil) {
+                              paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
         let device = path.transformed(by: transform)
-        guard let bounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: bounds, limitWidth: width, limitHeight: height) else { return }
+        var limit = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
+        if let clip { limit = limit.intersection(clip.rect) }
+        guard let bounds = device.bounds, var rasterizer = Rasterizer(bounds: bounds, limit: limit) else { return }
         let shader = Shader(paint: paint, pathToDevice: transform)
         guard !shader.isEmpty else { return }
         rasterizer.add(device)
-        let opacity = Float(min(1, opacity))
         let w = width
-        let clipValues = clip.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
+        let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
         var colors = [UInt32](repeating: 0, count: rasterizer.width)
+        let solid = shader.solidColor
         pixels.withUnsafeMutableBufferPointer { px in
             colors.withUnsafeMutableBufferPointer { colors in
-                rasterizer.sweep(rule: rule) { y, x0, coverage in
-                    // The first and last covered pixels bound the work on this row.
-                    var first = 0, last = coverage.count - 1
-                    while first <= last && coverage[first] == 0 { first += 1 }
-                    while last >= first && coverage[last] == 0 { last -= 1 }
-                    guard first <= last else { return }
-                    let row = y * w + x0
-                    let solid = shader.solidColor
-                    if solid == nil {
-                        shader.shade(y: y, x0: x0 + first, count: last - first + 1, into: colors.baseAddress! + first)
-                    }
-                    for i in first...last {
-                        var cov = coverage[i] * opacity
-                        if let clipValues {
-                            cov *= Float(clipValues[row + i]) * (1 / 255)
+                rasterizer.sweep(rule: rule, opacity: Float(opacity)) { y, x0, start, end, alpha in
+                    let row = px.baseAddress! + y * w + x0
+                    if let clipValues {
+                        clipValues.withUnsafeBufferPointer { clip in
+                            let clipRow = clip.baseAddress! + y * w + x0
+                            for i in start..<end where alpha[i] != 0 {
+                                alpha[i] = UInt8((UInt32(alpha[i]) * UInt32(clipRow[i]) + 127) / 255)
+                            }
                         }
-                        let a = PixelMath.alpha(cov)
-                        if a == 0 { continue }
-                        let src = solid ?? colors[i]
-                        px[row + i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), px[row + i])
+                    }
+                    if let solid {
+                        Self.blendSolid(solid, row, alpha, start, end)
+                    } else {
+                        shader.shade(y: y, x0: x0 + start, count: end - start, into: colors.baseAddress! + start)
+                        for i in start..<end {
+                            let a = UInt32(alpha[i])
+                            if a == 0 { continue }
+                            let src = colors[i]
+                            row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
+                        }
                     }
                 }
             }
         }
     }
 
+    /// The common case: one colour through a row of coverage. Opaque colour at full
+    /// coverage is a plain store.
+    @inline(__always)
+    private static func blendSolid(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ alpha: UnsafeMutablePointer<UInt8>,
+                                   _ start: Int, _ end: Int) {
+        let opaque = color >> 24 == 255
+        var i = start
+        while i < end {
+            // Eight coverage bytes at a time: all zero is skipped, all full and opaque is a
+            // plain store; anything else is blended pixel by pixel.
+            if i + 8 <= end {
+                let eight = UnsafeRawPointer(alpha + i).loadUnaligned(as: UInt64.self)
+                if eight == 0 { i += 8; continue }
+                if eight == UInt64.max && opaque {
+                    (row + i).update(repeating: color, count: 8)
+                    i += 8
+                    continue
+                }
+            }
+            let stop = min(end, i + 8)
+            while i < stop {
+                let a = UInt32(alpha[i])
+                if a == 255 {
+                    row[i] = opaque ? color : PixelMath.over(color, row[i])
+                } else if a != 0 {
+                    row[i] = PixelMath.over(PixelMath.scale(color, a), row[i])
+                }
+                i += 1
+            }
+        }
+    }
+
     /// Strokes `path`; the stroke's width and dashes are in user space.
     public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle,
-                                paint: Paint, opacity: Double = 1, clip: Mask? = nil) {
+                                paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
         guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite else { return }
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
@@ -80,7 +113,7 @@ public struct Surface: Sendable {
     }
 
     /// Draws an image whose pixels span (0, 0)–(width, height) in user space, filtered.
-    public mutating func draw(_ image: Image, transform: Transform, opacity: Double = 1, clip: Mask? = nil) {
+    public mutating func draw(_ image: Image, transform: Transform, opacity: Double = 1, clip: Clip? = nil) {
         var rect = Path()
         rect.addRect(Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
         fill(rect, transform: transform, paint: .image(image, .identity), opacity: opacity, clip: clip)
