@@ -25,9 +25,10 @@ public struct Mask: Equatable, Sendable {
     /// Adds the coverage of a path (union with what the mask holds).
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero, opacity: Double = 1) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
+        var storage = Rasterizer.Storage()
         let device = path.transformed(by: transform)
         guard let bounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: bounds, limit: PixelRect(x0: 0, y0: 0, x1: width, y1: height)) else { return }
+              var rasterizer = Rasterizer(bounds: bounds, limit: PixelRect(x0: 0, y0: 0, x1: width, y1: height), storage: &storage) else { return }
         rasterizer.add(device)
         let w = width
         values.withUnsafeMutableBufferPointer { v in

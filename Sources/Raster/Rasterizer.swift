@@ -22,7 +22,14 @@ struct Rasterizer {
 
     /// A rasterizer for the device-space `bounds` clipped to `limit`, or nil when nothing of
     /// it lies inside.
-    init?(bounds: Rect, limit: PixelRect) {
+    /// Zeroed buffers a rasterizer leaves zeroed after its sweep, kept by the caller so
+    /// that each fill does not allocate and clear them anew.
+    struct Storage {
+        var cells: [Float] = []
+        var blocks: [UInt8] = []
+    }
+
+    init?(bounds: Rect, limit: PixelRect, storage: inout Storage) {
         guard bounds.x.isFinite, bounds.y.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
         let x0 = max(limit.x0, Int(max(-1e9, bounds.x).rounded(.down)))
         let y0 = max(limit.y0, Int(max(-1e9, bounds.y).rounded(.down)))
@@ -31,11 +38,22 @@ struct Rasterizer {
         guard x1 > x0, y1 > y0 else { return nil }
         originX = x0; originY = y0; width = x1 - x0; height = y1 - y0
         stride = width + 2
-        cells = [Float](repeating: 0, count: stride * height)
+        // Take the caller's zeroed buffers (growing them if needed); `finish` returns them.
+        if storage.cells.count < stride * height { storage.cells = [Float](repeating: 0, count: stride * height) }
+        cells = storage.cells
+        storage.cells = []
         rowMin = [Int32](repeating: Int32.max, count: height)
         rowMax = [Int32](repeating: -1, count: height)
         blocksPerRow = (stride >> 4) + 1
-        blocks = [UInt8](repeating: 0, count: blocksPerRow * height)
+        if storage.blocks.count < blocksPerRow * height { storage.blocks = [UInt8](repeating: 0, count: blocksPerRow * height) }
+        blocks = storage.blocks
+        storage.blocks = []
+    }
+
+    /// Hands the (zeroed) buffers back after `sweep`.
+    mutating func finish(into storage: inout Storage) {
+        swap(&storage.cells, &cells)
+        swap(&storage.blocks, &blocks)
     }
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.

@@ -6,6 +6,8 @@ public struct Surface: Sendable {
     public let width: Int
     public let height: Int
     public var pixels: [UInt32]
+    /// Scratch buffers of the rasterizer, reused from fill to fill.
+    private var rasterStorage = Rasterizer.Storage()
 
     public init(width: Int, height: Int, clearColor: Color = .clear) {
         self.width = max(0, width)
@@ -33,7 +35,8 @@ public struct Surface: Sendable {
         let device = path.transformed(by: transform)
         var limit = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
         if let clip { limit = limit.intersection(clip.rect) }
-        guard let bounds = device.bounds, var rasterizer = Rasterizer(bounds: bounds, limit: limit) else { return }
+        guard let bounds = device.bounds, var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return }
+        defer { rasterizer.finish(into: &rasterStorage) }
         let shader = Shader(paint: paint, pathToDevice: transform)
         guard !shader.isEmpty else { return }
         rasterizer.add(device)
