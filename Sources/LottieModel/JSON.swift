@@ -9,7 +9,21 @@ public enum JSONValue: Sendable {
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    /// Members in file order. Lottie objects are small, so a linear search beats hashing;
+    /// with a repeated key the first one wins.
+    case object([JSONMember])
+
+    /// The member named `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+}
+
+public struct JSONMember: Sendable {
+    public var key: String
+    public var value: JSONValue
 }
 
 /// A syntax error in JSON text, with the byte offset and line where it was found.
@@ -38,6 +52,7 @@ public struct JSONReader {
     }
 
     private struct Cursor {
+        static let powersOfTen: [Double] = (0...16).map { pow(10, Double($0)) }
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
@@ -81,7 +96,8 @@ public struct JSONReader {
 
         mutating func object(depth: Int) throws -> JSONValue {
             index += 1
-            var result: [String: JSONValue] = [:]
+            var result: [JSONMember] = []
+            result.reserveCapacity(8)  // one allocation for a typical Lottie object
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(result) }
             while true {
@@ -93,7 +109,7 @@ public struct JSONReader {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
                 index += 1
                 skipWhitespace()
-                result[key] = try value(depth: depth + 1)
+                result.append(JSONMember(key: key, value: try value(depth: depth + 1)))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of data inside an object (truncated file?)") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -124,34 +140,47 @@ public struct JSONReader {
             var digits = 0
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; digits += 1 }
             guard digits > 0 else { throw error("invalid number") }
-            var simple = true
+            var hasExponent = false
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                simple = false
                 index += 1
                 var fraction = 0
                 while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; fraction += 1 }
                 guard fraction > 0 else { throw error("invalid number") }
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-                simple = false
+                hasExponent = true
                 index += 1
                 if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
                 var exponent = 0
                 while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1; exponent += 1 }
                 guard exponent > 0 else { throw error("invalid number") }
             }
-            // Small integers are common (indexes, flags): read them without strtod.
-            if simple && index - start <= 15 {
+            // Most numbers have at most 15 significant digits and no exponent: their digits
+            // as an integer divided by a power of ten is exact to the last bit (both operands
+            // are exact doubles), so strtod is only needed for the rest.
+            if !hasExponent && index - start <= 16 {
                 var v = 0
                 var k = start
+                var fractionDigits = 0
+                var inFraction = false
                 let negative = bytes[k] == UInt8(ascii: "-")
                 if negative { k += 1 }
-                while k < index { v = v * 10 + Int(bytes[k] - 0x30); k += 1 }
-                return Double(negative ? -v : v)
+                while k < index {
+                    let c = bytes[k]
+                    if c == UInt8(ascii: ".") { inFraction = true } else {
+                        v = v * 10 + Int(c - 0x30)
+                        if inFraction { fractionDigits += 1 }
+                    }
+                    k += 1
+                }
+                let magnitude = fractionDigits == 0 ? Double(v) : Double(v) / Self.powersOfTen[fractionDigits]
+                return negative ? -magnitude : magnitude
             }
-            var text = [CChar](repeating: 0, count: index - start + 1)
-            for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
-            return strtod(text, nil)
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: index - start + 1) { text in
+                for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
+                text[index - start] = 0
+                return strtod(text.baseAddress!, nil)
+            }
         }
 
         mutating func string() throws -> String {

@@ -12,7 +12,7 @@ struct JSONNode {
 
     /// The member `key`, or nil when it is absent or null.
     subscript(key: String) -> JSONNode? {
-        guard case .object(let members) = value, let member = members[key] else { return nil }
+        guard let member = value[key] else { return nil }
         if case .null = member { return nil }
         return JSONNode(member, path: .key(path, key))
     }
@@ -27,7 +27,7 @@ struct JSONNode {
     var isArray: Bool { if case .array = value { return true }; return false }
 
     var keys: [String] {
-        if case .object(let members) = value { return Array(members.keys) }
+        if case .object(let members) = value { return members.map(\.key) }
         return []
     }
 
@@ -101,7 +101,12 @@ struct JSONNode {
             var result: [Double] = []
             result.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                result.append(try JSONNode(item, path: .index(path, i)).double())
+                // The common case reads the number in place; the path is built only for an error.
+                if case .number(let v) = item, v.isFinite, abs(v) <= 1e15 {
+                    result.append(v)
+                } else {
+                    result.append(try JSONNode(item, path: .index(path, i)).double())
+                }
             }
             return result
         default: throw fail("expected a number or an array of numbers, found \(kindName)")
@@ -109,7 +114,8 @@ struct JSONNode {
     }
 
     func optionalDouble(_ key: String, default fallback: Double) throws -> Double {
-        try self[key]?.double() ?? fallback
+        if case .number(let v)? = value[key], v.isFinite, abs(v) <= 1e15 { return v }
+        return try self[key]?.double() ?? fallback
     }
 
     func optionalString(_ key: String) throws -> String? {

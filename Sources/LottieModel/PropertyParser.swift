@@ -6,9 +6,8 @@ extension LottieParser {
 
     /// A 2D vector; a third (z) component is ignored.
     mutating func vector(_ node: JSONNode) throws -> Animated<Vec2> {
-        var spatial = true
-        if node.path.description.hasSuffix(".s") || node.path.description.hasSuffix(".a") { spatial = false }
-        return try animated(node, spatial: spatial) { n in
+        // Any 2D keyframe may carry spatial tangents; they are attached only when non-zero.
+        try animated(node, spatial: true) { n in
             let v = try n.doubles()
             guard let x = v.first else { throw n.fail("expected a vector, found an empty array") }
             return Vec2(x: x, y: v.count > 1 ? v[1] : x)
@@ -40,11 +39,20 @@ extension LottieParser {
                 guard let list = shape[key] else { return [] }
                 let items = try list.array()
                 guard items.count <= maxVertices else { throw list.fail("\(items.count) vertices; the limit is \(maxVertices)") }
-                return try items.map { p in
+                var result: [Vec2] = []
+                result.reserveCapacity(items.count)
+                for p in items {
+                    // Fast path: [x, y] of plain numbers, read in place.
+                    if case .array(let xy) = p.value, xy.count >= 2, case .number(let x) = xy[0], case .number(let y) = xy[1],
+                       x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 {
+                        result.append(Vec2(x: x, y: y))
+                        continue
+                    }
                     let v = try p.doubles()
                     guard v.count >= 2 else { throw p.fail("expected a point of 2 numbers") }
-                    return Vec2(x: v[0], y: v[1])
+                    result.append(Vec2(x: v[0], y: v[1]))
                 }
+                return result
             }
             return BezierPath(closed: try shape.optionalBool("c"), vertices: try points("v"),
                               inTangents: try points("i"), outTangents: try points("o"))
@@ -107,8 +115,8 @@ extension LottieParser {
     }
 
     func isKeyframeList(_ k: JSONNode) -> Bool {
-        guard case .array(let items) = k.value, let first = items.first, case .object(let members) = first else { return false }
-        return members["t"] != nil || members["s"] != nil
+        guard case .array(let items) = k.value, let first = items.first, case .object = first else { return false }
+        return first["t"] != nil || first["s"] != nil
     }
 
     func easing(_ node: JSONNode) throws -> EasingHandle {

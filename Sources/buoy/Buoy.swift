@@ -11,7 +11,7 @@ struct Buoy: ParsableCommand {
         Exit status: 0 success, 1 bad arguments, 2 bad animation (the message names the file
         and the JSON path), 3 an output file could not be written.
         """,
-        subcommands: [Render.self, Keypaths.self, Bench.self]
+        subcommands: [Render.self, Keypaths.self, Bench.self, ParseBench.self]
     )
 
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments
