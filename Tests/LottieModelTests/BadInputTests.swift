@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LottieModel
+import LottieModel
 
 /// Broken and hostile files: each must give a typed error naming the JSON path (or a warning
 /// for what is merely unsupported), never a crash, hang or runaway allocation.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LottieModel
+import LottieModel
 
 /// Keyframe evaluation: easing, hold, legacy end values, split and curved positions.
 final class KeyframeTests: XCTestCase {

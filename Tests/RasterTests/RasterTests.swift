@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Raster
+import Raster
 
 final class CoverageTests: XCTestCase {
     func alpha(_ s: Surface, _ x: Int, _ y: Int) -> Int { Int(s.pixels[y * s.width + x] >> 24) }
