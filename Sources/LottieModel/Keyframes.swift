@@ -86,6 +86,8 @@ public struct Keyframe<Value: Interpolatable>: Sendable {
 /// A property that is either constant or keyframed.
 public struct Animated<Value: Interpolatable>: Sendable {
     public var keyframes: [Keyframe<Value>]
+    /// A dynamic value that replaces the keyframes while it is set.
+    public var provider: (any ValueProvider<Value>)?
 
     public init(_ constant: Value) {
         keyframes = [Keyframe(time: 0, value: constant)]
@@ -96,9 +98,15 @@ public struct Animated<Value: Interpolatable>: Sendable {
         self.keyframes = keyframes
     }
 
-    public var isAnimated: Bool { keyframes.count > 1 }
+    public var isAnimated: Bool { keyframes.count > 1 || provider != nil }
 
     public func value(at frame: Double) -> Value {
+        if let provider { return provider.value(at: frame) }
+        return keyframedValue(at: frame)
+    }
+
+    /// The value the file's keyframes give, ignoring any provider.
+    public func keyframedValue(at frame: Double) -> Value {
         let first = keyframes[0]
         if keyframes.count == 1 || !(frame > first.time) { return first.value }
         let last = keyframes[keyframes.count - 1]

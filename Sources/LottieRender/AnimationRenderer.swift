@@ -5,25 +5,30 @@ import Raster
 /// Draws frames of one animation. Everything that does not change from frame to frame
 /// (decoded images, layer look-ups, fonts) is prepared once here.
 public struct AnimationRenderer {
-    public let animation: Animation
+    /// The animation as drawn: the file's model with the value providers bound in.
+    public private(set) var animation: Animation
+    /// The animation as loaded, before any provider.
+    public let original: Animation
     /// Problems found while preparing (an image that would not decode, a missing font).
     public private(set) var warnings: [String] = []
 
-    let root: Composition
-    let precomps: [String: Composition]
+    private(set) var root: Composition
+    private(set) var precomps: [String: Composition]
     let images: [String: Image]
     let text: TextRenderer
+    /// Providers in the order they were set; a later one wins where keypaths overlap.
+    private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
 
     public init(animation: Animation) {
         self.animation = animation
-        root = Composition(layers: animation.layers)
-        var precomps: [String: Composition] = [:]
+        original = animation
+        (root, precomps) = Self.compositions(of: animation)
         var images: [String: Image] = [:]
         var warnings: [String] = []
         for (id, asset) in animation.assets {
             switch asset {
-            case .precomp(_, let layers, _):
-                precomps[id] = Composition(layers: layers)
+            case .precomp:
+                break
             case .image(let image):
                 switch ImageDecoding.decode(image) {
                 case .success(let decoded): images[id] = decoded
@@ -31,11 +36,59 @@ public struct AnimationRenderer {
                 }
             }
         }
-        self.precomps = precomps
         self.images = images
         text = TextRenderer(animation: animation)
         warnings += text.warnings
         self.warnings = warnings
+    }
+
+    private static func compositions(of animation: Animation) -> (Composition, [String: Composition]) {
+        var precomps: [String: Composition] = [:]
+        for (id, asset) in animation.assets {
+            if case .precomp(_, let layers, _) = asset { precomps[id] = Composition(layers: layers) }
+        }
+        return (Composition(layers: animation.layers), precomps)
+    }
+
+    // MARK: Dynamic properties
+
+    /// Makes every property matching `keypath` (and of the provider's value type) take its
+    /// value from `provider`. Returns how many properties it matched. Keypaths are resolved
+    /// here, once, not per frame.
+    @discardableResult
+    public mutating func setValueProvider<Value>(_ provider: some ValueProvider<Value>, keypath: Keypath) -> Int {
+        bindings.append((keypath, provider))
+        var binder = ProviderBinder(keypath: keypath, provider: provider)
+        PropertyTree.walk(&animation, &binder)
+        (root, precomps) = Self.compositions(of: animation)
+        return binder.matched
+    }
+
+    /// Removes the providers set for exactly this keypath; the properties they drove go back
+    /// to the file's keyframes (or to an earlier provider that also matches).
+    public mutating func removeValueProviders(keypath: Keypath) {
+        bindings.removeAll { $0.keypath == keypath }
+        animation = original
+        for binding in bindings {
+            var binder = ProviderBinder(keypath: binding.keypath, provider: binding.provider)
+            PropertyTree.walk(&animation, &binder)
+        }
+        (root, precomps) = Self.compositions(of: animation)
+    }
+
+    /// Sum of the versions of all bound providers: it changes whenever any provided value
+    /// may have changed, so a caller can skip redrawing an unchanged frame.
+    public var providersVersion: UInt64 {
+        bindings.reduce(0) { sum, binding in sum &+ ((binding.provider as? any VersionedProvider)?.version ?? 0) }
+    }
+
+    /// Every addressable keypath in file order: layers and groups (type nil), and each
+    /// animatable property with its value type (Double, Vec2, RGBA, BezierPath, GradientColors).
+    public static func keypaths(of animation: Animation) -> [(keypath: String, type: String?)] {
+        var copy = animation
+        var lister = PropertyLister()
+        PropertyTree.walk(&copy, &lister)
+        return lister.found
     }
 
     /// Renders `frame` into a new surface of the viewport's size.

@@ -111,12 +111,7 @@ struct LayerCompositor {
             surface.draw(image, transform: scale.concatenating(world), opacity: opacity, clip: clip)
         case .precomp(let refId, let width, let height):
             guard let comp = renderer.precomps[refId] else { return }
-            let localFrame: Double
-            if let remap = layer.timeRemap {
-                localFrame = remap.value(at: frame) * renderer.animation.frameRate
-            } else {
-                localFrame = (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
-            }
+            let localFrame = self.localFrame(of: layer, at: frame)
             // A precomp shows only what lies inside its own width and height.
             var bounds = Self.clipRegion(width: width, height: height, matrix: world, surface: surface)
             if let clip {
@@ -128,6 +123,12 @@ struct LayerCompositor {
         case .null, .unsupported:
             break
         }
+    }
+
+    /// The frame inside a precomp layer's composition at `frame` of the outer one.
+    func localFrame(of layer: Layer, at frame: Double) -> Double {
+        if let remap = layer.timeRemap { return remap.value(at: frame) * renderer.animation.frameRate }
+        return (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
     }
 
     /// Combines a layer's masks in order into one coverage mask.

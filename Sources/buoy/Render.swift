@@ -42,6 +42,11 @@ struct Render: ParsableCommand {
     @Option(help: "A TSV file of frames to render (see above).")
     var batch: String?
 
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Give a property a constant value, e.g. 'Boat.Transform.Position=417,-800' or '**.Fill 1.Color=#ff0000' (repeatable).",
+        valueName: "KEYPATH=VALUE"))
+    var assignments: [PropertyAssignment] = []
+
     func validate() throws {
         if batch != nil {
             guard animation == nil, frame == nil, progress == nil, frames == nil else {
@@ -61,7 +66,13 @@ struct Render: ParsableCommand {
     func run() throws {
         if let batch { return try runBatch(batch) }
         guard let path = animation else { return }
-        let renderer = try loadRenderer(path: path)
+        var renderer = try loadRenderer(path: path)
+        for assignment in assignments {
+            let matched = assignment.bind(to: &renderer)
+            if matched == 0 {
+                throw CommandFailure.badArguments("--set \(assignment.keypath): matches no property of that value type (see `buoy keypaths \(path)`)")
+            }
+        }
         let anim = renderer.animation
         let width = size?.width ?? Int(anim.width.rounded())
         let height = size?.height ?? Int(anim.height.rounded())
