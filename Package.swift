@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "LottieModel"),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
-        .target(name: "Player"),
+        .target(name: "Player", dependencies: ["LottieModel"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
-        .testTarget(name: "PlayerTests", dependencies: ["Player"]),
+        .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]
 )

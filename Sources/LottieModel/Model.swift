@@ -52,6 +52,12 @@ public struct Marker: Sendable, Equatable {
     public var name: String
     public var time: Double
     public var duration: Double
+
+    public init(name: String, time: Double, duration: Double) {
+        self.name = name
+        self.time = time
+        self.duration = duration
+    }
 }
 
 public struct EffectValue: Sendable {

@@ -1,1 +1,0 @@
-// Player: playback over a clock, and the property animator.
