@@ -18,6 +18,8 @@ public struct AnimationRenderer {
     let text: TextRenderer
     /// Providers in the order they were set; a later one wins where keypaths overlap.
     private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
+    /// What the last `renderIfChanged` drew.
+    private var lastDrawn: (frame: Double, version: UInt64, bindings: Int, viewport: Viewport, background: Color)?
 
     public init(animation: Animation) {
         self.animation = animation
@@ -102,6 +104,21 @@ public struct AnimationRenderer {
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
         surface.clear(background)
         draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+    }
+
+    /// Redraws only when something visible changed since the last call (the frame, a
+    /// provider's value, the providers bound, the viewport or background): a paused screen
+    /// or a held frame costs nothing. Returns whether it drew.
+    @discardableResult
+    public mutating func renderIfChanged(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) -> Bool {
+        let version = providersVersion
+        if let last = lastDrawn, last.frame == frame, last.version == version, last.bindings == bindings.count,
+           last.viewport == viewport, last.background == background, surface.width == viewport.width, surface.height == viewport.height {
+            return false
+        }
+        render(frame: frame, viewport: viewport, background: background, into: &surface)
+        lastDrawn = (frame, version, bindings.count, viewport, background)
+        return true
     }
 
     /// Draws `frame` over whatever the surface holds, with `matrix` mapping animation
