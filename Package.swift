@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Buoy: a Lottie download screen for embedded Linux.
-// Modules follow the data flow: LottieModel (parse) → LottieRender (evaluate a frame)
-// → Raster (paths, coverage, paint, compositing, pixel formats) → the `buoy` executable.
+// Modules follow the data flow: LottieModel (parse) → Player (time → frame) → LottieRender
+// (evaluate a frame) → Raster (paths, coverage, paint, compositing, pixel formats) → Display
+// (DRM/KMS, fbdev, headless) → the `buoy` executable.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "LottieRender", targets: ["LottieRender"]),
         .library(name: "Player", targets: ["Player"]),
+        .library(name: "Display", targets: ["Display"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,18 +25,25 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
 
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
+                       providers: [.apt(["libdrm-dev"])]),
+        // Linux kernel UAPI headers (framebuffer, VT): no library to link.
+        .systemLibrary(name: "CKernel"),
+
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "LottieModel"),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
         .target(name: "Player", dependencies: ["LottieModel"]),
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
         .executableTarget(name: "buoy", dependencies: [
-            "LottieModel", "LottieRender", "Raster",
+            "LottieModel", "LottieRender", "Raster", "Player", "Display",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]

@@ -9,9 +9,10 @@ struct Buoy: ParsableCommand {
         abstract: "A Lottie download screen for embedded Linux.",
         discussion: """
         Exit status: 0 success, 1 bad arguments, 2 bad animation (the message names the file
-        and the JSON path), 3 an output file could not be written.
+        and the JSON path), 3 an output file could not be written, 4 no usable display (the
+        message names the device), 130/143 stopped by SIGINT/SIGTERM.
         """,
-        subcommands: [Render.self, Keypaths.self, Bench.self, ParseBench.self]
+        subcommands: [Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
     )
 
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments
@@ -43,4 +44,5 @@ struct CommandFailure: Error {
     static func badArguments(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     static func badAnimation(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
     static func output(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 3) }
+    static func display(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 4) }
 }

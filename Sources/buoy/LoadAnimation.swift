@@ -28,3 +28,8 @@ struct StandardError: TextOutputStream {
         FileHandleWriter.stderr(string)
     }
 }
+
+/// A progress or status line on standard error (standard output may carry a video stream).
+func printStatus(_ text: String) {
+    FileHandleWriter.stderr("buoy: \(text)\n")
+}

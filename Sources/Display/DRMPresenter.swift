@@ -1,0 +1,347 @@
+import CDRM
+import CKernel
+import Foundation
+import Raster
+
+/// Shows frames on a DRM/KMS CRTC: a connected connector and its mode, two dumb buffers,
+/// one legacy modeset, then page flips with events, waiting on the device with poll().
+/// The previous CRTC configuration and the console mode are restored by `close()`.
+public final class DRMPresenter: Presenter {
+    public let width: Int
+    public let height: Int
+    public private(set) var refreshInterval: Double
+    public let device: String
+    public let rotation: Rotation
+    public let format: PixelFormat
+    public private(set) var description: String
+
+    private let fd: Int32
+    private let connectorID: UInt32
+    private let crtcID: UInt32
+    private var mode: drmModeModeInfo
+    private var savedCrtc: drmModeCrtcPtr?
+    private var buffers: [DumbBuffer] = []
+    private var front = 0
+    private var modeSet = false
+    private var flipPending = false
+    private var lastFlipTime: Double?
+    private let console: ConsoleMode?
+    private var closed = false
+    /// Receives the flip event's timestamp; its address is the flip's user data.
+    private final class FlipState { var time: Double? }
+    private let flipState = FlipState()
+
+    struct DumbBuffer {
+        var handle: UInt32
+        var fb: UInt32
+        var pitch: Int
+        var size: Int
+        var map: UnsafeMutableRawPointer
+    }
+
+    /// Opens `device`, or the first card with a connected display when nil.
+    public init(device: String?, modeRequest: ModeRequest? = nil, rotate: Rotation? = nil, format: PixelFormat = .xrgb8888) throws {
+        let candidates = device.map { [$0] } ?? Self.cards()
+        guard !candidates.isEmpty else { throw DisplayError(device: "/dev/dri", reason: "no DRM device (is a KMS driver loaded?)") }
+        var lastError: DisplayError?
+        var opened: (Int32, String, UInt32, UInt32, drmModeModeInfo, Rotation)?
+        for path in candidates {
+            do {
+                opened = try Self.open(path, modeRequest: modeRequest)
+                break
+            } catch let error as DisplayError {
+                lastError = error
+            }
+        }
+        guard let (fd, path, connector, crtc, mode, panelRotation) = opened else {
+            throw lastError ?? DisplayError(device: "/dev/dri", reason: "no usable display")
+        }
+        self.fd = fd
+        self.device = path
+        connectorID = connector
+        crtcID = crtc
+        self.mode = mode
+        self.format = format
+        rotation = panelRotation.adding(rotate ?? .none)
+        let panelWidth = Int(mode.hdisplay), panelHeight = Int(mode.vdisplay)
+        width = rotation.swapsAxes ? panelHeight : panelWidth
+        height = rotation.swapsAxes ? panelWidth : panelHeight
+        refreshInterval = Self.refreshInterval(of: mode)
+        description = "drm:\(path) \(panelWidth)x\(panelHeight)@\(Int((1 / refreshInterval).rounded()))"
+        savedCrtc = drmModeGetCrtc(fd, crtc)
+        console = ConsoleMode.enterGraphics()
+        do {
+            for _ in 0..<2 { buffers.append(try createBuffer(width: panelWidth, height: panelHeight)) }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    static func cards() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return names.filter { $0.hasPrefix("card") }.sorted().map { "/dev/dri/" + $0 }
+    }
+
+    static func refreshInterval(of mode: drmModeModeInfo) -> Double {
+        if mode.clock > 0, mode.htotal > 0, mode.vtotal > 0 {
+            return Double(mode.htotal) * Double(mode.vtotal) / (Double(mode.clock) * 1000)
+        }
+        return 1 / Double(mode.vrefresh > 0 ? mode.vrefresh : 60)
+    }
+
+    /// Finds a connected connector, its mode and a CRTC on `path`.
+    static func open(_ path: String, modeRequest: ModeRequest?) throws -> (Int32, String, UInt32, UInt32, drmModeModeInfo, Rotation) {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            throw DisplayError(device: path, reason: e == EACCES ? "permission denied (add the user to the video group)" : String(cString: strerror(e)))
+        }
+        func fail(_ reason: String) -> DisplayError { Glibc.close(fd); return DisplayError(device: path, reason: reason) }
+        if drmSetMaster(fd) != 0 && errno != EINVAL {
+            // Opening the card first makes us master; a running compositor holds it instead.
+            if drmIsMaster(fd) == 0 { throw fail("another process holds DRM master (a compositor or another buoy?)") }
+        }
+        guard let res = drmModeGetResources(fd) else { throw fail("not a KMS device") }
+        defer { drmModeFreeResources(res) }
+        for i in 0..<Int(res.pointee.count_connectors) {
+            guard let conn = drmModeGetConnector(fd, res.pointee.connectors[i]) else { continue }
+            defer { drmModeFreeConnector(conn) }
+            guard conn.pointee.connection == DRM_MODE_CONNECTED, conn.pointee.count_modes > 0 else { continue }
+            guard let mode = pickMode(conn, modeRequest) else {
+                throw fail("no mode \(modeRequest.map { "\($0)" } ?? "") on connector \(conn.pointee.connector_id)")
+            }
+            guard let crtc = findCrtc(fd, res, conn) else { continue }
+            return (fd, path, conn.pointee.connector_id, crtc, mode, panelOrientation(fd, conn.pointee.connector_id))
+        }
+        throw fail("no connected display")
+    }
+
+    static func pickMode(_ conn: drmModeConnectorPtr, _ request: ModeRequest?) -> drmModeModeInfo? {
+        let modes = (0..<Int(conn.pointee.count_modes)).map { conn.pointee.modes[$0] }
+        if let request {
+            return modes.first { Int($0.hdisplay) == request.width && Int($0.vdisplay) == request.height
+                && (request.refresh == nil || Int($0.vrefresh) == request.refresh!) }
+        }
+        return modes.first { $0.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 } ?? modes.first
+    }
+
+    static func findCrtc(_ fd: Int32, _ res: drmModeResPtr, _ conn: drmModeConnectorPtr) -> UInt32? {
+        if conn.pointee.encoder_id != 0, let enc = drmModeGetEncoder(fd, conn.pointee.encoder_id) {
+            defer { drmModeFreeEncoder(enc) }
+            if enc.pointee.crtc_id != 0 { return enc.pointee.crtc_id }
+        }
+        for e in 0..<Int(conn.pointee.count_encoders) {
+            guard let enc = drmModeGetEncoder(fd, conn.pointee.encoders[e]) else { continue }
+            defer { drmModeFreeEncoder(enc) }
+            for c in 0..<Int(res.pointee.count_crtcs) where enc.pointee.possible_crtcs & (1 << UInt32(c)) != 0 {
+                return res.pointee.crtcs[c]
+            }
+        }
+        return nil
+    }
+
+    /// The connector's "panel orientation" property: how the panel is mounted.
+    static func panelOrientation(_ fd: Int32, _ connector: UInt32) -> Rotation {
+        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return .none }
+        defer { drmModeFreeObjectProperties(props) }
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+            defer { drmModeFreeProperty(prop) }
+            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name == "panel orientation" else { continue }
+            let value = props.pointee.prop_values[i]
+            for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
+                let label = withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                switch label {
+                case "Upside Down": return .half
+                case "Left Side Up": return .quarter
+                case "Right Side Up": return .threeQuarters
+                default: return .none
+                }
+            }
+        }
+        return .none
+    }
+
+    private func createBuffer(width: Int, height: Int) throws -> DumbBuffer {
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        let bpp: UInt32 = format == .rgb565 ? 16 : 32
+        guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), bpp, 0, &handle, &pitch, &size) == 0 else {
+            throw DisplayError(device: device, reason: "cannot create a \(width)x\(height) dumb buffer: \(String(cString: strerror(errno)))")
+        }
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var fb: UInt32 = 0
+        let fourcc = format == .rgb565 ? buoy_drm_format_rgb565 : buoy_drm_format_xrgb8888
+        let added = withUnsafeMutablePointer(to: &handles) { h in
+            withUnsafeMutablePointer(to: &pitches) { p in
+                withUnsafeMutablePointer(to: &offsets) { o in
+                    h.withMemoryRebound(to: UInt32.self, capacity: 4) { hp in
+                        p.withMemoryRebound(to: UInt32.self, capacity: 4) { pp in
+                            o.withMemoryRebound(to: UInt32.self, capacity: 4) { op in
+                                drmModeAddFB2(fd, UInt32(width), UInt32(height), fourcc, hp, pp, op, &fb, 0)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard added == 0 else {
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw DisplayError(device: device, reason: "cannot add a framebuffer: \(String(cString: strerror(errno)))")
+        }
+        var offset: UInt64 = 0
+        guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
+              let map = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), map != MAP_FAILED else {
+            drmModeRmFB(fd, fb)
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw DisplayError(device: device, reason: "cannot map a dumb buffer: \(String(cString: strerror(errno)))")
+        }
+        memset(map, 0, Int(size))
+        return DumbBuffer(handle: handle, fb: fb, pitch: Int(pitch), size: Int(size), map: map)
+    }
+
+    public func nextPresentationTime() -> Double {
+        if let last = lastFlipTime { return last + refreshInterval }
+        return Self.monotonicNow() + refreshInterval
+    }
+
+    public static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    public func present(_ surface: Surface) throws -> Presentation {
+        guard !closed else { throw DisplayError(device: device, reason: "display is closed") }
+        // Draw into the back buffer while the front one is on screen.
+        let back = modeSet ? 1 - front : front
+        let buffer = buffers[back]
+        PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
+        if !modeSet {
+            var connector = connectorID
+            guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
+                throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(errno)))")
+            }
+            _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)  // ENOSYS on drivers that scan out directly
+            modeSet = true
+            let now = Self.monotonicNow()
+            lastFlipTime = now
+            return Presentation(time: now, missed: 0)
+        }
+        let expected = nextPresentationTime()
+        flipState.time = nil
+        guard drmModePageFlip(fd, crtcID, buffer.fb, buoy_drm_mode_page_flip_event,
+                              Unmanaged.passUnretained(flipState).toOpaque()) == 0 else {
+            throw DisplayError(device: device, reason: "page flip failed: \(String(cString: strerror(errno)))")
+        }
+        _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
+        flipPending = true
+        let time = try waitForFlip()
+        front = back
+        let missed = max(0, Int(((time - expected) / refreshInterval).rounded()))
+        lastFlipTime = time
+        return Presentation(time: time, missed: missed)
+    }
+
+    /// Waits (poll, never spinning) for the flip event; returns its timestamp.
+    private func waitForFlip() throws -> Double {
+        var context = drmEventContext()
+        context.version = Int32(buoy_drm_event_context_version)
+        context.page_flip_handler = { _, _, sec, usec, data in
+            guard let data else { return }
+            Unmanaged<FlipState>.fromOpaque(data).takeUnretainedValue().time = Double(sec) + Double(usec) / 1e6
+        }
+        while flipState.time == nil {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&pfd, 1, 1000)
+            if r < 0 {
+                if errno == EINTR { continue }
+                throw DisplayError(device: device, reason: "poll failed: \(String(cString: strerror(errno)))")
+            }
+            if r == 0 { throw DisplayError(device: device, reason: "no page-flip event within 1 s") }
+            guard drmHandleEvent(fd, &context) == 0 else {
+                throw DisplayError(device: device, reason: "reading DRM events failed")
+            }
+        }
+        flipPending = false
+        return flipState.time!
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if flipPending { _ = try? waitForFlip() }
+        if let saved = savedCrtc {
+            var connector = connectorID
+            var savedMode = saved.pointee.mode
+            if saved.pointee.buffer_id != 0 {
+                drmModeSetCrtc(fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y, &connector, 1, &savedMode)
+            }
+            drmModeFreeCrtc(saved)
+            savedCrtc = nil
+        }
+        for b in buffers {
+            munmap(b.map, b.size)
+            drmModeRmFB(fd, b.fb)
+            drmModeDestroyDumbBuffer(fd, b.handle)
+        }
+        buffers = []
+        console?.restore()
+        drmDropMaster(fd)
+        Glibc.close(fd)
+    }
+}
+
+/// `--mode 1280x720[@60]`.
+public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public var refresh: Int?
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "@")
+        guard parts.count <= 2 else { return nil }
+        let dims = parts[0].split(separator: "x")
+        guard dims.count == 2, let w = Int(dims[0]), let h = Int(dims[1]), w > 0, h > 0 else { return nil }
+        width = w
+        height = h
+        if parts.count == 2 { guard let r = Int(parts[1]), r > 0 else { return nil }; refresh = r } else { refresh = nil }
+    }
+
+    public var description: String { "\(width)x\(height)" + (refresh.map { "@\($0)" } ?? "") }
+}
+
+/// The text console switched to graphics mode (no cursor, no console output drawn over the
+/// picture) and back.
+final class ConsoleMode {
+    private let fd: Int32
+    private let previous: Int32
+
+    private init(fd: Int32, previous: Int32) {
+        self.fd = fd
+        self.previous = previous
+    }
+
+    static func enterGraphics() -> ConsoleMode? {
+        for path in ["/dev/tty0", "/dev/tty"] {
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            var mode: Int32 = 0
+            if buoy_ioctl_ptr(fd, buoy_kdgetmode, &mode) == 0, buoy_ioctl_int(fd, buoy_kdsetmode, buoy_kd_graphics) == 0 {
+                return ConsoleMode(fd: fd, previous: mode)
+            }
+            close(fd)
+        }
+        return nil
+    }
+
+    func restore() {
+        _ = buoy_ioctl_int(fd, buoy_kdsetmode, previous == Int32(buoy_kd_graphics) ? buoy_kd_graphics : buoy_kd_text)
+        close(fd)
+    }
+}

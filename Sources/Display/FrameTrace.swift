@@ -1,0 +1,44 @@
+import Foundation
+
+/// One JSON line per presented frame, for tests and for diagnosing pacing on a device.
+public final class FrameTrace {
+    public struct Entry: Sendable {
+        public var sequence: Int
+        public var time: Double
+        public var frame: Double
+        public var progress: Double
+        public var download: Double?
+        public var state: String
+        public var speed: Double
+        public var missed: Int
+
+        public init(sequence: Int, time: Double, frame: Double, progress: Double, download: Double?, state: String, speed: Double, missed: Int) {
+            self.sequence = sequence; self.time = time; self.frame = frame; self.progress = progress
+            self.download = download; self.state = state; self.speed = speed; self.missed = missed
+        }
+
+        public var json: String {
+            func num(_ v: Double) -> String { v.isFinite ? String(format: "%.6f", v) : "null" }
+            let dl = download.map(num) ?? "null"
+            let escapedState = state.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return #"{"seq":\#(sequence),"t":\#(num(time)),"frame":\#(num(frame)),"progress":\#(num(progress)),"download":\#(dl),"state":"\#(escapedState)","speed":\#(num(speed)),"missed":\#(missed)}"#
+        }
+    }
+
+    private let handle: FileHandle
+    private let path: String
+
+    public init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            throw DisplayError(device: path, reason: "cannot create the trace file")
+        }
+        handle = h
+        self.path = path
+    }
+
+    public func record(_ entry: Entry) {
+        try? handle.write(contentsOf: Data((entry.json + "\n").utf8))
+    }
+
+    public func close() { try? handle.close() }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Raster
+
+/// Writes presented frames as PNG files (`frame-000000.png` …) at a virtual refresh rate.
+/// Deterministic: time is the frame number over the rate, so the same run gives the same
+/// files. Every `every`-th frame is kept.
+public final class HeadlessPresenter: Presenter {
+    public let width: Int
+    public let height: Int
+    public let refreshInterval: Double
+    public let directory: String
+    public let every: Int
+    private var sequence = 0
+    private var written = 0
+
+    public init(directory: String, width: Int, height: Int, fps: Double = 60, every: Int = 1) throws {
+        guard width > 0, height > 0 else { throw DisplayError(device: "headless:\(directory)", reason: "size must be positive") }
+        guard fps > 0, fps.isFinite else { throw DisplayError(device: "headless:\(directory)", reason: "--fps must be positive") }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DisplayError(device: "headless:\(directory)", reason: "cannot create the directory: \(error.localizedDescription)")
+        }
+        self.directory = directory
+        self.width = width
+        self.height = height
+        refreshInterval = 1 / fps
+        self.every = max(1, every)
+    }
+
+    public var description: String { "headless:\(directory) \(width)x\(height)@\(Int((1 / refreshInterval).rounded()))" }
+
+    /// Frames written so far.
+    public var framesWritten: Int { written }
+
+    public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
+
+    public func present(_ surface: Surface) throws -> Presentation {
+        let time = nextPresentationTime()
+        if sequence % every == 0 {
+            let path = (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", written))
+            do { try PNG.write(surface, to: path) } catch {
+                throw DisplayError(device: "headless:\(directory)", reason: "\(error)")
+            }
+            written += 1
+        }
+        sequence += 1
+        return Presentation(time: time, missed: 0)
+    }
+
+    public func close() {}
+}

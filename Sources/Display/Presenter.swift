@@ -1,0 +1,55 @@
+import Raster
+
+/// Something that shows frames: a DRM/KMS CRTC, a framebuffer device, PNG files, a video
+/// stream. The frame loop asks when the next frame will be seen, renders the animation for
+/// that instant, and presents it.
+public protocol Presenter: AnyObject {
+    /// The size frames are rendered at (after rotation: a portrait panel mounted sideways
+    /// has its width and height swapped here).
+    var width: Int { get }
+    var height: Int { get }
+    /// Seconds between refreshes.
+    var refreshInterval: Double { get }
+    /// A name for messages and the trace: `drm:/dev/dri/card0 HDMI-A-1 1920x1080@60`.
+    var description: String { get }
+    /// When the next presented frame is expected on screen (seconds, the presenter's clock).
+    func nextPresentationTime() -> Double
+    /// Shows `surface` (of width × height); returns when it actually went on screen and how
+    /// many refreshes were missed before it.
+    func present(_ surface: Surface) throws -> Presentation
+    /// Gives the display back (restores the previous mode and console).
+    func close()
+}
+
+public struct Presentation: Equatable, Sendable {
+    public var time: Double
+    public var missed: Int
+
+    public init(time: Double, missed: Int) {
+        self.time = time
+        self.missed = missed
+    }
+}
+
+public struct DisplayError: Error, CustomStringConvertible, Equatable {
+    /// The device or path concerned.
+    public var device: String
+    public var reason: String
+
+    public init(device: String, reason: String) {
+        self.device = device
+        self.reason = reason
+    }
+
+    public var description: String { "\(device): \(reason)" }
+}
+
+/// How the picture is turned to match the panel, clockwise.
+public enum Rotation: Int, Sendable, CaseIterable {
+    case none = 0, quarter = 90, half = 180, threeQuarters = 270
+
+    public var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
+
+    /// Composition with a second turn.
+    public func adding(_ other: Rotation) -> Rotation { Rotation(rawValue: (rawValue + other.rawValue) % 360)! }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Raster
+
+/// Streams frames as YUV4MPEG2 (4:4:4, BT.601 limited range) for ffmpeg and other video
+/// tools: `buoy play … --display y4m:- | ffmpeg -i - out.mp4`.
+public final class Y4MPresenter: Presenter {
+    public let width: Int
+    public let height: Int
+    public let refreshInterval: Double
+    private let handle: FileHandle
+    private let path: String
+    private var sequence = 0
+    private var headerWritten = false
+
+    public init(path: String, width: Int, height: Int, fps: Double = 60) throws {
+        guard width > 0, height > 0, fps > 0, fps.isFinite else { throw DisplayError(device: "y4m:\(path)", reason: "invalid size or rate") }
+        if path == "-" {
+            handle = .standardOutput
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                throw DisplayError(device: "y4m:\(path)", reason: "cannot create the file")
+            }
+            handle = h
+        }
+        self.path = path
+        self.width = width
+        self.height = height
+        refreshInterval = 1 / fps
+    }
+
+    public var description: String { "y4m:\(path) \(width)x\(height)" }
+
+    public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
+
+    public func present(_ surface: Surface) throws -> Presentation {
+        var out = Data()
+        if !headerWritten {
+            let fps = Int((1 / refreshInterval).rounded())
+            out.append(contentsOf: Array("YUV4MPEG2 W\(width) H\(height) F\(fps):1 Ip A1:1 C444\n".utf8))
+            headerWritten = true
+        }
+        out.append(contentsOf: Array("FRAME\n".utf8))
+        let n = width * height
+        var planes = [UInt8](repeating: 0, count: n * 3)
+        for i in 0..<n {
+            // Premultiplied colour is the picture over black.
+            let p = surface.pixels[i]
+            let r = Double((p >> 16) & 0xff), g = Double((p >> 8) & 0xff), b = Double(p & 0xff)
+            planes[i] = UInt8(max(16, min(235, 16 + 0.257 * r + 0.504 * g + 0.098 * b + 0.5)))
+            planes[n + i] = UInt8(max(16, min(240, 128 - 0.148 * r - 0.291 * g + 0.439 * b + 0.5)))
+            planes[2 * n + i] = UInt8(max(16, min(240, 128 + 0.439 * r - 0.368 * g - 0.071 * b + 0.5)))
+        }
+        out.append(contentsOf: planes)
+        do { try handle.write(contentsOf: out) } catch {
+            throw DisplayError(device: "y4m:\(path)", reason: "write failed: \(error.localizedDescription)")
+        }
+        let time = nextPresentationTime()
+        sequence += 1
+        return Presentation(time: time, missed: 0)
+    }
+
+    public func close() { if path != "-" { try? handle.close() } }
+}
