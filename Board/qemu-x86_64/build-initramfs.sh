@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds an initramfs that boots straight into Buoy: busybox, the buoy binary (Swift
+# runtime linked statically), the shared libraries ldd names, the DRM and virtio kernel
+# modules of the host's Debian kernel (in dependency order: there is no udev), a sample
+# animation and a scenario script that init runs.
+#
+#   build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+out="${1:?usage: build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json}"
+scenario="${2:?scenario script}"
+animation="${3:?animation file}"
+kver="${BOARD_KERNEL_VERSION:-$(ls /lib/modules | sort -V | tail -n 1)}"
+
+for tool in busybox cpio modinfo; do
+    command -v "$tool" >/dev/null || { echo "build-initramfs: $tool is missing (run deploy/install-board-deps.sh)" >&2; exit 1; }
+done
+
+echo "build-initramfs: building buoy (static Swift runtime)" >&2
+(cd "$repo" && swift build -c release --static-swift-stdlib --product buoy 2>&1 | tail -n 2) >&2
+buoy="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/buoy"
+
+root="$out/root"
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,modules,etc}
+cp "$(command -v busybox)" "$root/bin/busybox"
+cp "$buoy" "$root/bin/buoy"
+cp "$animation" "$root/animation.json"
+cp "$scenario" "$root/scenario.sh"
+cp "$here/init" "$root/init"
+chmod +x "$root/init" "$root/scenario.sh"
+
+# Shared libraries, at the paths the dynamic loader looks for them.
+ldd "$buoy" | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u | while read -r lib; do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+done
+
+# Kernel modules: the display drivers and what they depend on, dependencies first.
+declare -A seen=()
+order=()
+add_module() {
+    local name="$1" file deps dep
+    [ -n "${seen[$name]:-}" ] && return
+    seen[$name]=1
+    file="$(modinfo -k "$kver" -n "$name" 2>/dev/null)" || { echo "build-initramfs: no module $name for $kver" >&2; return; }
+    [ "$file" = "(builtin)" ] && return
+    deps="$(modinfo -k "$kver" -F depends "$name" | tr ',' ' ')"
+    for dep in $deps; do add_module "$dep"; done
+    case "$file" in
+        *.ko.xz) xz -dc "$file" > "$root/modules/$name.ko" ;;
+        *.ko.zst) zstd -dcq "$file" > "$root/modules/$name.ko" ;;
+        *) cp "$file" "$root/modules/$name.ko" ;;
+    esac
+    order+=("$name")
+}
+for m in bochs virtio-gpu virtio_pci virtio_input evdev; do add_module "$m"; done
+printf '%s\n' "${order[@]}" > "$root/modules/order"
+
+# /dev/console must exist before devtmpfs is mounted, for init's output.
+mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out/initramfs.cpio"
+echo "$out/initramfs.cpio"

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Boots the board under QEMU and checks Buoy on a real kernel DRM driver.
+
+Checks: the frame on screen (QMP screendump) is the frame `buoy render` draws; page flips
+keep coming; SIGTERM ends buoy with status 143 and gives the display back to the console.
+Prints figures (boot time, flips per second) and ends with 'N passed, N failed'.
+
+usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR]
+"""
+import argparse, json, os, re, socket, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    parts = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    w, h = int(parts.group(1)), int(parts.group(2))
+    return w, h, data[parts.end():parts.end() + w * h * 3]
+
+
+def read_png_rgb_over_black(path):
+    # Buoy renders with an opaque background here, so RGB is all that matters.
+    from PIL import Image
+    im = Image.open(path).convert("RGB")
+    return im.size[0], im.size[1], im.tobytes()
+
+
+class QMP:
+    def __init__(self, path, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        self.buf = b""
+        self._read()
+        self.command("qmp_capabilities")
+
+    def _read(self):
+        while b"\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("QMP closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def command(self, name, **args):
+        self.sock.sendall(json.dumps({"execute": name, "arguments": args}).encode() + b"\n")
+        while True:
+            reply = self._read()
+            if "return" in reply or "error" in reply:
+                return reply
+
+
+def wait_for(log, pattern, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            text = open(log, errors="replace").read()
+        except FileNotFoundError:
+            text = ""
+        m = re.search(pattern, text)
+        if m:
+            return m
+        time.sleep(0.2)
+    raise TimeoutError(f"no '{pattern}' on the serial console within {timeout} s; log:\n" + text[-3000:])
+
+
+def run_gpu(args, gpu, workdir):
+    results = []
+    def check(name, ok, detail=""):
+        results.append(ok)
+        print(f"{'PASS' if ok else 'FAIL'} [{gpu}] {name}" + (f": {detail}" if detail else ""), flush=True)
+
+    initramfs = os.path.join(workdir, "initramfs.cpio")
+    serial = os.path.join(workdir, f"serial-{gpu}.log")
+    qmp_path = os.path.join(workdir, f"qmp-{gpu}.sock")
+    for p in (serial, qmp_path):
+        if os.path.exists(p):
+            os.remove(p)
+    start = time.time()
+    vm = subprocess.Popen([os.path.join(HERE, "run.sh"), initramfs, serial, qmp_path, gpu])
+    try:
+        qmp = QMP(qmp_path)
+        wait_for(serial, r"BOARD: booted", 120)
+        boot_s = time.time() - start
+        m = wait_for(serial, r"first frame on screen ([0-9.]+) ms", 180)
+        print(f"figure [{gpu}]: boot to init {boot_s:.1f} s; buoy start to first frame {m.group(1)} ms (TCG)", flush=True)
+        wait_for(serial, r"BOARD: showing", 60)
+        time.sleep(1.5)
+        shot = os.path.join(workdir, f"shot-{gpu}.ppm")
+        qmp.command("screendump", filename=shot)
+        a = int(wait_for(serial, r"BOARD: frames-a (\d+)", 60).group(1))
+        b = int(wait_for(serial, r"BOARD: frames-b (\d+)", 60).group(1))
+        rate = (b - a) / 3.0
+        check("page flips keep coming", b > a, f"{rate:.1f} flips/s under TCG")
+        print(f"figure [{gpu}]: {rate:.1f} flips per second", flush=True)
+        last = json.loads(wait_for(serial, r"BOARD: last (\{.*\})", 30).group(1))
+        check("trace lines are JSON with a frame", "frame" in last and "missed" in last, json.dumps(last))
+
+        w, h, screen = read_ppm(shot)
+        expected_png = os.path.join(workdir, f"expected-{gpu}.png")
+        frame = last["frame"]
+        subprocess.run([args.buoy, "render", args.animation, "--frame", str(frame), "--size", f"{w}x{h}",
+                        "--background", "#000000", "-o", expected_png], check=True)
+        ew, eh, expected = read_png_rgb_over_black(expected_png)
+        differing = sum(1 for i in range(0, len(screen), 3)
+                        if max(abs(screen[i + k] - expected[i + k]) for k in range(3)) > 8) if (ew, eh) == (w, h) else w * h
+        fraction = differing / (w * h)
+        check("screen shows the frame buoy render draws", fraction < 0.005, f"{w}x{h}, {fraction * 100:.3f}% pixels differ")
+
+        code = int(wait_for(serial, r"BOARD: exit (\d+)", 60).group(1))
+        check("SIGTERM ends buoy with status 143", code == 143, f"status {code}")
+        time.sleep(1.5)
+        after = os.path.join(workdir, f"after-{gpu}.ppm")
+        qmp.command("screendump", filename=after)
+        _, _, restored = read_ppm(after)
+        changed = sum(1 for i in range(0, min(len(restored), len(screen)), 3) if restored[i:i + 3] != screen[i:i + 3])
+        check("the console gets the display back", changed > 0.05 * w * h, f"{changed} pixels changed after exit")
+        wait_for(serial, r"BOARD: end", 60)
+    except Exception as e:  # a hang or a crash in the VM is a failure, with the log shown
+        check("board run", False, str(e))
+    finally:
+        vm.kill()
+        vm.wait()
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("buoy")
+    ap.add_argument("animation")
+    ap.add_argument("--gpu", action="append")
+    ap.add_argument("--keep")
+    args = ap.parse_args()
+    workdir = args.keep or tempfile.mkdtemp(prefix="buoy-board-")
+    os.makedirs(workdir, exist_ok=True)
+    subprocess.run([os.path.join(HERE, "build-initramfs.sh"), workdir, os.path.join(HERE, "scenario-drm.sh"), args.animation],
+                   check=True)
+    results = []
+    for gpu in args.gpu or ["std", "virtio"]:
+        results += run_gpu(args, gpu, workdir)
+    passed = sum(results)
+    print(f"board: {passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if passed == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
