@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the virtual-machine board (Board/qemu-x86_64) needs: QEMU, Debian's kernel
-# (its modules provide the DRM drivers), busybox for the initramfs, cpio and kmod.
+# (its modules provide the DRM drivers), its headers and source with make and gcc to build vkms,
+# busybox for the initramfs, cpio and kmod.
 set -euo pipefail
-packages=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod xz-utils)
+packages=(qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1 make gcc busybox-static cpio kmod xz-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -55,7 +55,13 @@ add_module() {
     esac
     order+=("$name")
 }
-for m in bochs virtio-gpu virtio_pci virtio_input evdev; do add_module "$m"; done
+for m in bochs virtio-gpu virtio_pci virtio_input evdev drm_shmem_helper; do add_module "$m"; done
+# Out-of-tree modules (vkms) come last: their dependencies are in by then.
+for extra in ${BOARD_EXTRA_MODULES:-}; do
+    name="$(basename "$extra" .ko)"
+    cp "$extra" "$root/modules/$name.ko"
+    order+=("$name")
+done
 printf '%s\n' "${order[@]}" > "$root/modules/order"
 
 # /dev/console must exist before devtmpfs is mounted, for init's output.

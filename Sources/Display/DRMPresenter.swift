@@ -21,6 +21,7 @@ public final class DRMPresenter: Presenter {
     private var mode: drmModeModeInfo
     private var savedCrtc: drmModeCrtcPtr?
     private var buffers: [DumbBuffer] = []
+    private var bufferVersions: [UInt64?] = [nil, nil]
     private var front = 0
     private var modeSet = false
     private var flipPending = false
@@ -216,12 +217,21 @@ public final class DRMPresenter: Presenter {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    public func present(_ surface: Surface) throws -> Presentation {
+    public func presentationTime(notBefore earliest: Double) -> Double {
+        guard let last = lastFlipTime else { return max(earliest, Self.monotonicNow()) }
+        return Self.snap(max(earliest, last + refreshInterval), base: last, interval: refreshInterval)
+    }
+
+    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         guard !closed else { throw DisplayError(device: device, reason: "display is closed") }
-        // Draw into the back buffer while the front one is on screen.
+        // Draw into the back buffer while the front one is on screen; a buffer that already
+        // holds this picture is flipped as it is.
         let back = modeSet ? 1 - front : front
         let buffer = buffers[back]
-        PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
+        if version == .max || bufferVersions[back] != version {
+            PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
+            bufferVersions[back] = version
+        }
         if !modeSet {
             var connector = connectorID
             guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {

@@ -83,7 +83,12 @@ public final class FBDevPresenter: Presenter {
         (lastPresent ?? DRMPresenter.monotonicNow()) + refreshInterval
     }
 
-    public func present(_ surface: Surface) throws -> Presentation {
+    public func presentationTime(notBefore earliest: Double) -> Double {
+        guard let last = lastPresent else { return max(earliest, DRMPresenter.monotonicNow()) }
+        return Self.snap(max(earliest, last + refreshInterval), base: last, interval: refreshInterval)
+    }
+
+    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
         let target = canPan ? 1 - page : 0
         PanelConversion.write(surface, rotation: rotation, to: map + target * stride * panelHeight, stride: stride, format: format)

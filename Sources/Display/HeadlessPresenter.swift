@@ -35,7 +35,7 @@ public final class HeadlessPresenter: Presenter {
 
     public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
 
-    public func present(_ surface: Surface) throws -> Presentation {
+    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let time = nextPresentationTime()
         if sequence % every == 0 {
             let path = (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", written))

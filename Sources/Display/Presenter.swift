@@ -14,11 +14,30 @@ public protocol Presenter: AnyObject {
     var description: String { get }
     /// When the next presented frame is expected on screen (seconds, the presenter's clock).
     func nextPresentationTime() -> Double
+    /// The first refresh at or after `earliest` (now plus the expected rendering time): the
+    /// instant the frame being rendered will really appear, so it is rendered for that time.
+    func presentationTime(notBefore earliest: Double) -> Double
     /// Shows `surface` (of width × height); returns when it actually went on screen and how
-    /// many refreshes were missed before it.
-    func present(_ surface: Surface) throws -> Presentation
+    /// many refreshes were missed before it. `version` changes whenever the picture does:
+    /// buffers already holding that version are not rewritten.
+    func present(_ surface: Surface, version: UInt64) throws -> Presentation
     /// Gives the display back (restores the previous mode and console).
     func close()
+}
+
+extension Presenter {
+    public func present(_ surface: Surface) throws -> Presentation {
+        try present(surface, version: .max)
+    }
+
+    /// Files and streams have virtual time: every frame is the next refresh.
+    public func presentationTime(notBefore earliest: Double) -> Double { nextPresentationTime() }
+
+    /// Snaps `earliest` up to the refresh grid that starts at `base`.
+    static func snap(_ earliest: Double, base: Double, interval: Double) -> Double {
+        guard earliest > base, interval > 0 else { return base }
+        return base + (((earliest - base) / interval) - 1e-6).rounded(.up) * interval
+    }
 }
 
 public struct Presentation: Equatable, Sendable {

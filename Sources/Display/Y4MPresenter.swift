@@ -32,7 +32,7 @@ public final class Y4MPresenter: Presenter {
 
     public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
 
-    public func present(_ surface: Surface) throws -> Presentation {
+    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         var out = Data()
         if !headerWritten {
             let fps = Int((1 / refreshInterval).rounded())

@@ -112,12 +112,20 @@ struct Play: ParsableCommand {
         var sequence = 0
         let wallStart = DRMPresenter.monotonicNow()
         printStatus("playing on \(presenter.description)")
+        var version: UInt64 = 0
+        var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
         while !stop.requested {
-            clock.now = presenter.nextPresentationTime()
+            // Render each frame for the instant it will be seen: the first refresh after
+            // rendering can finish. A slow frame thus skips ahead; the animation never slows.
+            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
             let frame = player.tick()
-            renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface)
+            let renderStart = DRMPresenter.monotonicNow()
+            if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
+                version &+= 1
+                renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
+            }
             let shown: Presentation
-            do { shown = try presenter.present(surface) } catch let error as DisplayError {
+            do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
                 throw CommandFailure.display("\(error)")
             }
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
