@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LottieRender", targets: ["LottieRender"]),
         .library(name: "Player", targets: ["Player"]),
         .library(name: "Display", targets: ["Display"]),
+        .library(name: "Download", targets: ["Download"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,6 +28,8 @@ let package = Package(
 
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
 
@@ -35,6 +38,7 @@ let package = Package(
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
         .target(name: "Player", dependencies: ["LottieModel"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
+        .target(name: "Download", dependencies: ["CCurl"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -44,6 +48,7 @@ let package = Package(
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
+        .testTarget(name: "DownloadTests", dependencies: ["Download"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]

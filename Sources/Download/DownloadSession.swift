@@ -1,0 +1,325 @@
+import CCurl
+import Foundation
+
+/// Fetches files with libcurl's multi interface: every transfer advances inside `step`, which
+/// the caller's loop (the frame loop) calls; no thread per transfer.
+///
+/// Each file grows in `DEST.part`; when complete it is fsync'd, checked against its SHA-256
+/// and renamed over DEST in one step, so a failure of any kind leaves the old DEST as it was.
+/// A dropped or stalled transfer is retried with back-off, resuming the `.part` with a Range
+/// request; a server that ignores Range sends the whole file again.
+public final class DownloadSession {
+    public private(set) var status: DownloadStatus
+    public let policy: DownloadPolicy
+    private var transfers: [Transfer] = []
+    private let multi: UnsafeMutableRawPointer
+
+    public init(requests: [DownloadRequest], policy: DownloadPolicy = DownloadPolicy()) {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        self.policy = policy
+        multi = curl_multi_init()!
+        status = DownloadStatus(files: requests.map {
+            FileStatus(request: $0, state: .queued, received: 0, expected: nil, cached: false)
+        })
+        transfers = requests.indices.map { Transfer(index: $0) }
+    }
+
+    deinit {
+        for t in transfers { detach(t) }
+        curl_multi_cleanup(multi)
+    }
+
+    public var isFinished: Bool { status.isFinished }
+
+    /// Advances every transfer, waiting at most `timeout` seconds for network activity.
+    /// Returns false once every file is done or failed.
+    @discardableResult
+    public func step(timeout: Double = 0) -> Bool {
+        let now = Self.now()
+        for t in transfers where t.handle == nil {
+            switch status.files[t.index].state {
+            case .queued: start(t)
+            case .retrying: if now >= t.retryAt { start(t) }
+            default: break
+            }
+        }
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                  let t = transfers.first(where: { $0.handle == easy }) else { continue }
+            finish(t, code: message.pointee.data.result)
+        }
+        for t in transfers where t.handle != nil { updateProgress(t) }
+        if status.isFinished { return false }
+        if timeout > 0 {
+            var fds: Int32 = 0
+            curl_multi_poll(multi, nil, 0, Int32(max(1, min(timeout, 1) * 1000)), &fds)
+        }
+        return true
+    }
+
+    /// Runs until every file is done or failed.
+    public func run(progress: ((DownloadStatus) -> Void)? = nil) -> DownloadStatus {
+        while step(timeout: 0.1) { progress?(status) }
+        progress?(status)
+        return status
+    }
+
+    /// Stops every transfer; `.part` files stay for a later resume.
+    public func cancel() {
+        for t in transfers where !isTerminal(status.files[t.index].state) {
+            detach(t)
+            t.closeFile()
+            status.files[t.index].state = .failed(.cancelled(url: status.files[t.index].request.url))
+        }
+    }
+
+    // MARK: Transfers
+
+    final class Transfer {
+        let index: Int
+        var handle: UnsafeMutableRawPointer?
+        var fd: Int32 = -1
+        /// Bytes already in the .part when this attempt started.
+        var offset: Int64 = 0
+        var written: Int64 = 0
+        var attempt = 0
+        var retryAt = 0.0
+        var diskError: String?
+        var restartedFromZero = false
+        /// libcurl writes its error message here; it must outlive the handle.
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+        init(index: Int) {
+            self.index = index
+            errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        }
+
+        deinit { errorBuffer.deallocate() }
+
+        func closeFile() {
+            if fd >= 0 { Glibc.close(fd); fd = -1 }
+        }
+    }
+
+    private func isTerminal(_ s: FileStatus.State) -> Bool {
+        if case .done = s { return true }
+        if case .failed = s { return true }
+        return false
+    }
+
+    private func start(_ t: Transfer) {
+        let request = status.files[t.index].request
+        t.attempt += 1
+        // A destination that already has the expected checksum needs no download.
+        if t.attempt == 1, let expected = request.sha256, let digest = try? Self.sha256(ofFile: request.destination), digest == expected {
+            let size = (try? FileManager.default.attributesOfItem(atPath: request.destination)[.size] as? Int64) ?? 0
+            status.files[t.index].received = size ?? 0
+            status.files[t.index].expected = size ?? 0
+            status.files[t.index].cached = true
+            status.files[t.index].state = .done
+            return
+        }
+        let part = request.partPath
+        let directory = (request.destination as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            fail(t, .disk(path: directory, reason: "the directory does not exist"))
+            return
+        }
+        t.fd = Glibc.open(part, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard t.fd >= 0 else {
+            fail(t, .disk(path: part, reason: String(cString: strerror(errno))))
+            return
+        }
+        var st = stat()
+        fstat(t.fd, &st)
+        t.offset = Int64(st.st_size)
+        t.written = 0
+        t.diskError = nil
+        t.restartedFromZero = false
+        guard let h = curl_easy_init() else {
+            fail(t, .transfer(url: request.url, reason: "libcurl could not create a handle"))
+            return
+        }
+        t.handle = h
+        buoy_curl_set_str(h, CURLOPT_URL, request.url)
+        buoy_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
+        buoy_curl_set_long(h, CURLOPT_MAXREDIRS, policy.maxRedirects)
+        buoy_curl_set_long(h, CURLOPT_FAILONERROR, 1)
+        buoy_curl_set_long(h, CURLOPT_NOSIGNAL, 1)
+        buoy_curl_set_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(policy.connectTimeout * 1000))
+        buoy_curl_set_long(h, CURLOPT_LOW_SPEED_LIMIT, policy.lowSpeedLimit)
+        buoy_curl_set_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(policy.lowSpeedTime.rounded(.up))))
+        buoy_curl_set_str(h, CURLOPT_USERAGENT, "buoy")
+        t.errorBuffer[0] = 0
+        buoy_curl_set_ptr(h, CURLOPT_ERRORBUFFER, t.errorBuffer)
+        if t.offset > 0 { buoy_curl_set_off(h, CURLOPT_RESUME_FROM_LARGE, curl_off_t(t.offset)) }
+        buoy_curl_set_ptr(h, CURLOPT_WRITEDATA, Unmanaged.passUnretained(t).toOpaque())
+        buoy_curl_set_write(h) { data, size, count, user in
+            guard let data, let user else { return 0 }
+            let t = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
+            return DownloadSession.write(t, data, size * count)
+        }
+        status.files[t.index].state = .connecting
+        status.files[t.index].received = t.offset
+        curl_multi_add_handle(multi, h)
+    }
+
+    /// The write callback: append to the .part; a failed write aborts the transfer.
+    static func write(_ t: Transfer, _ data: UnsafeMutablePointer<CChar>, _ length: Int) -> Int {
+        if t.written == 0, t.offset > 0, let h = t.handle {
+            // Asked for a range but got the whole file: start the .part again.
+            var code = 0
+            buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &code)
+            if code == 200 {
+                ftruncate(t.fd, 0)
+                t.offset = 0
+                t.restartedFromZero = true
+            }
+        }
+        var done = 0
+        while done < length {
+            let n = Glibc.write(t.fd, data + done, length - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                t.diskError = String(cString: strerror(errno))
+                return 0
+            }
+            done += n
+        }
+        t.written += Int64(length)
+        return length
+    }
+
+    private func updateProgress(_ t: Transfer) {
+        guard let h = t.handle else { return }
+        var length: curl_off_t = -1
+        buoy_curl_get_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        if length >= 0 { status.files[t.index].expected = t.offset + Int64(length) }
+        status.files[t.index].received = t.offset + t.written
+        if t.written > 0 { status.files[t.index].state = .receiving }
+    }
+
+    private func detach(_ t: Transfer) {
+        if let h = t.handle {
+            curl_multi_remove_handle(multi, h)
+            curl_easy_cleanup(h)
+            t.handle = nil
+        }
+    }
+
+    private func finish(_ t: Transfer, code: CURLcode) {
+        updateProgress(t)
+        let request = status.files[t.index].request
+        var httpStatus = 0
+        if let h = t.handle { buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &httpStatus) }
+        let message = String(cString: t.errorBuffer)
+        detach(t)
+        if let diskError = t.diskError {
+            t.closeFile()
+            unlink(request.partPath)  // free the space; DEST is untouched
+            fail(t, .disk(path: request.partPath, reason: diskError))
+            return
+        }
+        if code != CURLE_OK {
+            t.closeFile()
+            let error: DownloadError
+            if code == CURLE_RANGE_ERROR {
+                // The server cannot continue the .part: fetch the whole file again.
+                unlink(request.partPath)
+                error = .transfer(url: request.url, reason: "the server cannot resume; starting over")
+            } else if code == CURLE_HTTP_RETURNED_ERROR {
+                if httpStatus == 416 {
+                    // The .part is not a prefix the server can continue: start over.
+                    unlink(request.partPath)
+                    error = .transfer(url: request.url, reason: "range not satisfiable; restarting")
+                } else {
+                    error = .http(url: request.url, status: httpStatus)
+                }
+            } else {
+                let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+                error = .transfer(url: request.url, reason: text)
+            }
+            retryOrFail(t, error)
+            return
+        }
+        let received = t.offset + t.written
+        if let expected = status.files[t.index].expected, received < expected {
+            t.closeFile()
+            retryOrFail(t, .incomplete(url: request.url, received: received, expected: expected))
+            return
+        }
+        status.files[t.index].expected = status.files[t.index].expected ?? received
+        status.files[t.index].state = .verifying
+        if fsync(t.fd) != 0 {
+            let reason = String(cString: strerror(errno))
+            t.closeFile()
+            unlink(request.partPath)
+            fail(t, .disk(path: request.partPath, reason: "fsync failed: \(reason)"))
+            return
+        }
+        t.closeFile()
+        if let expected = request.sha256 {
+            let actual = (try? Self.sha256(ofFile: request.partPath)) ?? ""
+            guard actual == expected else {
+                unlink(request.partPath)  // wrong bytes: do not resume from them
+                fail(t, .checksum(path: request.destination, expected: expected, actual: actual))
+                return
+            }
+        }
+        guard rename(request.partPath, request.destination) == 0 else {
+            fail(t, .disk(path: request.destination, reason: "cannot rename into place: \(String(cString: strerror(errno)))"))
+            return
+        }
+        Self.syncDirectory(of: request.destination)
+        status.files[t.index].state = .done
+    }
+
+    private func retryOrFail(_ t: Transfer, _ error: DownloadError) {
+        guard error.isTransient, t.attempt < policy.maxAttempts else {
+            fail(t, error)
+            return
+        }
+        let delay = min(policy.maxRetryDelay, policy.retryDelay * pow(2, Double(t.attempt - 1)))
+        t.retryAt = Self.now() + delay
+        status.files[t.index].state = .retrying(attempt: t.attempt + 1)
+    }
+
+    private func fail(_ t: Transfer, _ error: DownloadError) {
+        detach(t)
+        t.closeFile()
+        status.files[t.index].state = .failed(error)
+    }
+
+    // MARK: Helpers
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The rename is durable only once the directory entry is on disk.
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); Glibc.close(fd) }
+    }
+
+    public static func sha256(ofFile path: String) throws -> String {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DownloadError.disk(path: path, reason: String(cString: strerror(errno))) }
+        defer { Glibc.close(fd) }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; throw DownloadError.disk(path: path, reason: String(cString: strerror(errno))) }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+        }
+        return SHA256.hex(hasher.finalize())
+    }
+}

@@ -1,0 +1,208 @@
+import Download
+import Foundation
+import XCTest
+
+/// Downloads against a real HTTP server on 127.0.0.1 that throttles, drops, stalls and fails.
+final class DownloadTests: XCTestCase {
+    var server: Process!
+    var serverInput: Pipe!
+    var port = 0
+    var logPath = ""
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-dl-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        logPath = dir + "/requests.log"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("http_server.py").path, logPath]
+        let out = Pipe()
+        serverInput = Pipe()
+        server.standardOutput = out
+        server.standardInput = serverInput
+        try server.run()
+        let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        XCTAssertGreaterThan(port, 0, "server did not start")
+    }
+
+    override func tearDown() {
+        try? serverInput.fileHandleForWriting.close()
+        server.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    static func body(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(($0 * 7) % 251) } }
+
+    static func sha(_ bytes: [UInt8]) -> String {
+        var h = SHA256()
+        h.update(bytes)
+        return SHA256.hex(h.finalize())
+    }
+
+    var fastPolicy: DownloadPolicy {
+        var p = DownloadPolicy()
+        p.retryDelay = 0.05
+        p.maxAttempts = 4
+        p.lowSpeedTime = 1
+        p.lowSpeedLimit = 100
+        p.connectTimeout = 2
+        return p
+    }
+
+    func fetch(_ path: String, to name: String = "out.bin", sha256: String? = nil) -> (DownloadStatus, String) {
+        let dest = dir + "/" + name
+        let session = DownloadSession(requests: [DownloadRequest(url: url(path), destination: dest, sha256: sha256)], policy: fastPolicy)
+        return (session.run(), dest)
+    }
+
+    func contents(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+    func requests() -> [String] { ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
+    func testSHA256KnownVectors() {
+        XCTAssertEqual(Self.sha([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(Self.sha(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(Self.sha(Array(String(repeating: "a", count: 1000).utf8)),
+                       "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    func testDownloadsVerifiesAndPlacesTheFile() {
+        let (status, dest) = fetch("/file/300000", sha256: Self.sha(Self.body(300000)))
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dest) == Self.body(300000), "file content differs")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
+        XCTAssertEqual(status.fraction, 1)
+    }
+
+    func testHTTPErrorsNeverReplaceAGoodFile() {
+        let dest = dir + "/keep.bin"
+        FileManager.default.createFile(atPath: dest, contents: Data("good".utf8))
+        for path in ["/status/404", "/status/500"] {
+            let (status, _) = fetch(path, to: "keep.bin")
+            XCTAssertFalse(status.succeeded)
+            guard case .http(_, let code)? = status.errors.first else { return XCTFail("\(status.errors)") }
+            XCTAssertEqual(code, Int(path.split(separator: "/").last!)!)
+            XCTAssertTrue(contents(dest) == Array("good".utf8), "file content differs")
+        }
+        // 404 is final; 500 is retried.
+        XCTAssertEqual(requests().filter { $0.contains("/status/404") }.count, 1)
+        XCTAssertEqual(requests().filter { $0.contains("/status/500") }.count, fastPolicy.maxAttempts)
+    }
+
+    func testADroppedConnectionResumesWithARange() {
+        let (status, dest) = fetch("/drop/200000?after=70000", sha256: Self.sha(Self.body(200000)))
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dest) == Self.body(200000), "file content differs")
+        let log = requests()
+        XCTAssertEqual(log.count, 2)
+        XCTAssertEqual(log.last, "GET /drop/200000 bytes=70000-")
+    }
+
+    func testAServerIgnoringRangeStartsOver() throws {
+        // A stale .part exists; the server answers 200 with the whole file.
+        let dest = dir + "/out.bin"
+        FileManager.default.createFile(atPath: dest + ".part", contents: Data(Self.body(1000)))
+        let (status, _) = fetch("/norange/50000", sha256: Self.sha(Self.body(50000)))
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dest) == Self.body(50000), "file content differs")
+        XCTAssertEqual(requests().first, "GET /norange/50000 bytes=1000-")
+    }
+
+    func testAStalledTransferTimesOutAndResumes() {
+        let (status, dest) = fetch("/stall/100000?after=5000", sha256: Self.sha(Self.body(100000)))
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dest) == Self.body(100000), "file content differs")
+        XCTAssertEqual(requests().last, "GET /stall/100000 bytes=5000-")
+    }
+
+    func testATruncatedBodyIsRetriedThenFailsCleanly() {
+        let dest = dir + "/out.bin"
+        FileManager.default.createFile(atPath: dest, contents: Data("old".utf8))
+        let (status, _) = fetch("/short/10000")
+        XCTAssertFalse(status.succeeded)
+        XCTAssertTrue(contents(dest) == Array("old".utf8), "file content differs")
+        if case .transfer? = status.errors.first {} else if case .incomplete? = status.errors.first {} else {
+            XCTFail("\(status.errors)")
+        }
+    }
+
+    func testWrongChecksumLeavesTheOldFile() {
+        let dest = dir + "/out.bin"
+        FileManager.default.createFile(atPath: dest, contents: Data("old".utf8))
+        let (status, _) = fetch("/file/5000", sha256: String(repeating: "0", count: 64))
+        guard case .checksum(_, _, let actual)? = status.errors.first else { return XCTFail("\(status.errors)") }
+        XCTAssertEqual(actual, Self.sha(Self.body(5000)))
+        XCTAssertTrue(contents(dest) == Array("old".utf8), "file content differs")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
+    }
+
+    func testNoContentLengthIsIndeterminateThenDone() {
+        let dest = dir + "/out.bin"
+        let session = DownloadSession(requests: [DownloadRequest(url: url("/slow/40000?rate=200000"), destination: dest)], policy: fastPolicy)
+        var sawIndeterminate = false
+        _ = session.run { s in if s.fraction == nil && s.received > 0 { sawIndeterminate = true } }
+        let (status, _) = fetch("/nolength/30000", to: "b.bin")
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dir + "/b.bin") == Self.body(30000), "file content differs")
+        XCTAssertEqual(status.fraction, 1)
+        _ = sawIndeterminate
+    }
+
+    func testRedirectIsFollowed() {
+        let (status, dest) = fetch("/redirect/1234")
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertTrue(contents(dest) == Self.body(1234), "file content differs")
+    }
+
+    func testProgressIsMonotonicAndSumsSeveralFiles() {
+        let session = DownloadSession(requests: [
+            DownloadRequest(url: url("/slow/60000?rate=300000"), destination: dir + "/a.bin"),
+            DownloadRequest(url: url("/slow/40000?rate=300000"), destination: dir + "/b.bin"),
+        ], policy: fastPolicy)
+        var fractions: [Double] = []
+        let status = session.run { if let f = $0.fraction { fractions.append(f) } }
+        XCTAssertTrue(status.succeeded, "\(status.errors)")
+        XCTAssertEqual(status.expected, 100000)
+        XCTAssertGreaterThan(fractions.count, 3)
+        XCTAssertEqual(fractions, fractions.sorted(), "progress never goes back")
+        XCTAssertEqual(fractions.last, 1)
+    }
+
+    func testAFileAlreadyInPlaceIsNotFetchedAgain() {
+        let dest = dir + "/out.bin"
+        FileManager.default.createFile(atPath: dest, contents: Data(Self.body(777)))
+        let (status, _) = fetch("/file/777", sha256: Self.sha(Self.body(777)))
+        XCTAssertTrue(status.succeeded)
+        XCTAssertTrue(status.files[0].cached)
+        XCTAssertEqual(requests().count, 0)
+    }
+
+    func testAFullDiskKeepsTheOldFileAndSaysWhy() {
+        // A file-size limit makes writes past 64 KiB fail as a full disk would.
+        let dest = dir + "/out.bin"
+        FileManager.default.createFile(atPath: dest, contents: Data("old".utf8))
+        signal(SIGXFSZ, SIG_IGN)
+        var old = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &old)
+        var limit = old
+        limit.rlim_cur = 64 * 1024
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+        let (status, _) = fetch("/file/300000")
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &old)
+        guard case .disk(let path, let reason)? = status.errors.first else { return XCTFail("\(status.errors)") }
+        XCTAssertEqual(path, dest + ".part")
+        XCTAssertFalse(reason.isEmpty)
+        XCTAssertTrue(contents(dest) == Array("old".utf8), "file content differs")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
+    }
+
+    func testUnreachableServerIsATransferError() {
+        let session = DownloadSession(requests: [DownloadRequest(url: "http://127.0.0.1:1/x", destination: dir + "/x")], policy: fastPolicy)
+        let status = session.run()
+        guard case .transfer(let u, _)? = status.errors.first else { return XCTFail("\(status.errors)") }
+        XCTAssertEqual(u, "http://127.0.0.1:1/x")
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP server on 127.0.0.1 for Buoy's download tests.
+
+Prints its port on the first line, then serves until stdin closes. Every request is logged
+to the file named by argv[1] as 'METHOD PATH RANGE' lines so tests can check resumes.
+
+Paths (N = size in bytes; the body is byte i = i*7 % 251):
+  /file/N            Content-Length, honours Range
+  /slow/N?rate=R     R bytes per second
+  /drop/N?after=K    first request: sends K bytes of N then closes; later ones behave
+  /norange/N         ignores Range (always 200, whole body)
+  /stall/N?after=K   first request: K bytes then stalls 5 s; later ones behave
+  /short/N           always closes after half the body
+  /nolength/N        no Content-Length, closes at the end
+  /status/C          HTTP status C
+  /redirect/N        302 to /file/N
+"""
+import sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlparse, parse_qs
+
+LOG = open(sys.argv[1], "a", buffering=1) if len(sys.argv) > 1 else None
+SEEN = {}
+LOCK = threading.Lock()
+
+
+def body(n):
+    return bytes((i * 7) % 251 for i in range(n))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        q = {k: v[0] for k, v in parse_qs(url.query).items()}
+        parts = url.path.strip("/").split("/")
+        kind, arg = parts[0], int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+        rng = self.headers.get("Range", "")
+        if LOG:
+            LOG.write(f"GET {url.path} {rng or '-'}\n")
+        with LOCK:
+            count = SEEN.get(url.path, 0)
+            SEEN[url.path] = count + 1
+        if kind == "status":
+            self.send_response(arg)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind == "redirect":
+            self.send_response(302)
+            self.send_header("Location", f"/file/{arg}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        data = body(arg)
+        start = 0
+        if rng.startswith("bytes=") and kind not in ("norange",):
+            start = int(rng[6:].split("-")[0])
+            if start >= len(data):
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{len(data)}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        part = data[start:]
+        self.send_response(206 if start else 200)
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        if kind == "nolength":
+            self.send_header("Connection", "close")
+        else:
+            self.send_header("Content-Length", str(len(part)))
+        self.end_headers()
+        if kind == "drop" and count == 0:
+            self.wfile.write(part[:int(q.get("after", len(part) // 2))])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if kind == "short":
+            self.wfile.write(part[:len(part) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if kind == "stall" and count == 0:
+            self.wfile.write(part[:int(q.get("after", 100))])
+            self.wfile.flush()
+            time.sleep(5)
+            self.close_connection = True
+            return
+        if kind == "slow":
+            rate = int(q.get("rate", 10000))
+            chunk = max(1, rate // 20)
+            for i in range(0, len(part), chunk):
+                self.wfile.write(part[i:i + chunk])
+                self.wfile.flush()
+                time.sleep(chunk / rate)
+            return
+        self.wfile.write(part)
+        if kind == "nolength":
+            self.close_connection = True
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+sys.stdin.read()  # the test closes stdin to stop the server
+server.shutdown()
