@@ -39,8 +39,9 @@ let package = Package(
         .target(name: "Player", dependencies: ["LottieModel"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
         .target(name: "Download", dependencies: ["CCurl"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
-            "LottieModel", "LottieRender", "Raster", "Player", "Display",
+            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Kiosk",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -49,6 +50,7 @@ let package = Package(
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         .testTarget(name: "DownloadTests", dependencies: ["Download"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]

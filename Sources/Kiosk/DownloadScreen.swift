@@ -1,0 +1,148 @@
+import Foundation
+import LottieModel
+import LottieRender
+import Player
+import Raster
+
+/// The download screen's sequence, as a state machine over the player, the property animator
+/// and one interpolator: the first segment loops while the download runs, the water (the
+/// layer at `progressKeypath`) rises with the received fraction, eased; on success the loop
+/// plays on at 4× to its end, then the success segment plays once at 1×.
+public final class DownloadScreen {
+    public enum State: String, Sendable {
+        case idle, waiting, downloading, finishing, success, done, failed
+    }
+
+    public struct Configuration: Sendable {
+        /// The property the download moves (a 2D position).
+        public var progressKeypath = Keypath("Boat.Transform.Position")
+        /// Progress range of the wave loop and of the success segment.
+        public var loopSegment: ClosedRange<Double> = 0...0.5
+        public var successSegment: ClosedRange<Double> = 0.5...1
+        public var finishSpeed = 4.0
+        /// How long the water takes to ease to each new download figure.
+        public var easing = 0.6
+
+        public init() {}
+    }
+
+    public private(set) var state: State = .idle
+    public private(set) var renderer: AnimationRenderer
+    public let player: AnimationPlayer
+    public let configuration: Configuration
+    /// The water level shown, 0...1 (eased), and the last download figure.
+    public private(set) var level = 0.0
+    public private(set) var downloadFraction: Double?
+    public private(set) var message: String?
+
+    private let clock: PlaybackClock
+    private let water: InterpolatorValueProvider<Vec2>?
+    private var animator: PropertyAnimator?
+    private var target = 0.0
+
+    /// Binds the water provider: from where the layer is to one viewport height above it,
+    /// converted into the layer's parent space, so a full download fills any display.
+    public init(renderer: AnimationRenderer, viewport: Viewport, clock: PlaybackClock, configuration: Configuration = Configuration()) {
+        var renderer = renderer
+        self.clock = clock
+        self.configuration = configuration
+        player = AnimationPlayer(animation: renderer.animation, clock: clock)
+        let frame = renderer.animation.inPoint
+        if let start = Self.positionValue(renderer, configuration.progressKeypath, frame: frame) {
+            // One viewport height, in animation units (the viewport scale is uniform for
+            // fit and fill), upwards.
+            let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
+            let unitsPerPixel = 1 / max(abs(toSurface.d), 1e-9)
+            let lift = Double(viewport.height) * unitsPerPixel
+            let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x, y: start.y - lift))
+            water = renderer.setValueProvider(provider, keypath: configuration.progressKeypath) > 0 ? provider : nil
+        } else {
+            water = nil
+        }
+        self.renderer = renderer
+    }
+
+    /// Whether the animation has the property the download drives.
+    public var drivesProperty: Bool { water != nil }
+
+    static func positionValue(_ renderer: AnimationRenderer, _ keypath: Keypath, frame: Double) -> Vec2? {
+        guard keypath.components.count >= 3, keypath.components.suffix(2) == ["Transform", "Position"] else { return nil }
+        let layerPath = Array(keypath.components.dropLast(2))
+        var found: Vec2?
+        func search(_ layers: [Layer], _ prefix: [String]) {
+            for layer in layers where found == nil {
+                let names = prefix + [layer.name]
+                if Keypath(components: layerPath).matches(names) { found = layer.transform.position.value(at: frame); return }
+                if case .precomp(let refId, _, _) = layer.kind, case .precomp(_, let children, _)? = renderer.animation.assets[refId],
+                   Keypath(components: layerPath).couldMatch(prefix: names) {
+                    search(children, names)
+                }
+            }
+        }
+        search(renderer.animation.layers, [])
+        return found
+    }
+
+    // MARK: Events
+
+    public func showWaiting() {
+        state = .waiting
+        player.play(fromProgress: configuration.loopSegment.lowerBound, toProgress: configuration.loopSegment.upperBound, loopMode: .loop)
+    }
+
+    public func startDownloading() {
+        state = .downloading
+        message = nil
+        if !player.isPlaying {
+            player.play(fromProgress: configuration.loopSegment.lowerBound, toProgress: configuration.loopSegment.upperBound, loopMode: .loop)
+        }
+    }
+
+    /// A new download figure (nil: size unknown, the water keeps its level).
+    public func update(downloadFraction fraction: Double?) {
+        downloadFraction = fraction
+        guard let fraction, state == .downloading || state == .finishing else { return }
+        ease(to: min(max(fraction, 0), 1))
+    }
+
+    public func downloadSucceeded() {
+        guard state == .downloading || state == .waiting || state == .idle else { return }
+        ease(to: 1)
+        state = .finishing
+        player.finishLoop(finishSpeed: configuration.finishSpeed, thenPlayToProgress: configuration.successSegment.upperBound,
+                          thenSpeed: 1) { [weak self] finished in
+            if finished { self?.state = .done }
+        }
+    }
+
+    public func downloadFailed(_ message: String) {
+        state = .failed
+        self.message = message
+        player.pause()
+    }
+
+    /// Advances to the clock's time; returns the animation frame to draw.
+    public func tick() -> Double {
+        animator?.tick()
+        let frame = player.tick()
+        if state == .finishing, player.speed == 1, player.progress(forFrame: frame) >= configuration.successSegment.lowerBound - 1e-9 {
+            state = .success
+        }
+        return frame
+    }
+
+    /// Moves the water towards `value`, easing from where it is now (a burst of progress
+    /// becomes a smooth rise).
+    private func ease(to value: Double) {
+        guard let water, abs(value - target) > 1e-6 else { return }
+        target = value
+        try? animator?.stopAnimation(withoutFinishing: true)
+        let next = PropertyAnimator(duration: configuration.easing, timing: .easeOut, clock: clock)
+        next.addAnimation(from: level, to: value) { [weak self] v in
+            self?.level = v
+            water.progress = v
+        }
+        try? next.start()
+        animator = next
+    }
+}

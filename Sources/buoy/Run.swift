@@ -1,0 +1,167 @@
+import ArgumentParser
+import Display
+import Download
+import Foundation
+import Kiosk
+import LottieModel
+import LottieRender
+import Player
+import Raster
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The download screen: play the animation while files download, the water rising with the bytes.",
+        discussion: """
+        The first segment loops while downloading; the layer at --keypath (a position) rises from
+        where it is to one display height above as bytes arrive (eased between curl's bursts). On
+        success the current loop finishes at 4x and the success segment plays once. Each --url
+        pairs with the --output at the same place; files land atomically, verified by --sha256.
+        Exit status with --on-complete exit: 0 after success, 5 when a download failed.
+        """
+    )
+
+    @Option(help: "The Lottie JSON file.")
+    var animation: String
+
+    @Option(name: .customLong("url"), help: "A URL to download (repeatable).")
+    var urls: [String] = []
+
+    @Option(name: .customLong("output"), help: "Where the URL at the same place goes (repeatable).")
+    var outputs: [String] = []
+
+    @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable).")
+    var checksums: [String] = []
+
+    @Option(help: "auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH|-")
+    var display: String = "auto"
+
+    @Option(help: "Output size WxH for headless and y4m.")
+    var size: Size?
+
+    @Option(help: "Refresh rate for headless and y4m.")
+    var fps: Double = 60
+
+    @Option(help: "Keep every Nth frame (headless).")
+    var every: Int = 1
+
+    @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise.")
+    var rotate: Int = 0
+
+    @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
+    var contentMode: ContentMode = .fill
+
+    @Option(help: "The position the download drives.")
+    var keypath: String = "Boat.Transform.Position"
+
+    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame) or exit.")
+    var onComplete: String = "exit"
+
+    @Option(help: "Write one JSON line per presented frame to this file.")
+    var trace: String?
+
+    func validate() throws {
+        guard !urls.isEmpty else { throw ValidationError("give at least one --url with its --output") }
+        guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
+        guard checksums.count <= urls.count else { throw ValidationError("more --sha256 than --url") }
+        for c in checksums where c.count != 64 || c.contains(where: { !$0.isHexDigit }) {
+            throw ValidationError("--sha256 must be 64 hex digits: \(c)")
+        }
+        guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
+        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
+        guard ["hold", "exit"].contains(onComplete) else { throw ValidationError("--on-complete must be hold or exit") }
+        guard every >= 1, fps > 0 else { throw ValidationError("--every and --fps must be positive") }
+    }
+
+    func run() throws {
+        let renderer = try loadRenderer(path: animation)
+        let anim = renderer.animation
+        let presenter: Presenter
+        do {
+            let play = try Play.parse([animation, "--display", display, "--fps", String(fps), "--every", String(every), "--rotate", String(rotate)]
+                                      + (size.map { ["--size", "\($0.width)x\($0.height)"] } ?? []))
+            presenter = try play.openPresenter(DisplaySpec(display)!, animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        } catch let error as DisplayError {
+            throw CommandFailure.display("\(error)")
+        }
+        defer { presenter.close() }
+        let traceFile = try trace.map { path in
+            do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
+        }
+        defer { traceFile?.close() }
+        let stop = StopRequest()
+
+        let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
+        let clock = VirtualClock(now: presenter.nextPresentationTime())
+        var config = DownloadScreen.Configuration()
+        config.progressKeypath = Keypath(keypath)
+        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config)
+        if !screen.drivesProperty {
+            printWarning("\(animation): no 2D position at \(keypath); the download will not move anything")
+        }
+        var drawer = screen.renderer
+        let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }
+        let session = DownloadSession(requests: requests)
+        screen.startDownloading()
+
+        // Files and streams have virtual time; pace them to the wall clock so the picture
+        // follows the real download.
+        let realtime = presenter is HeadlessPresenter || presenter is Y4MPresenter
+        let wallStart = DRMPresenter.monotonicNow()
+        let start = clock.now
+        var surface = Surface(width: presenter.width, height: presenter.height)
+        var version: UInt64 = 0
+        var renderSeconds = 0.0
+        var sequence = 0
+        var reported = false
+        var failure: String?
+        let interactive = isatty(STDERR_FILENO) != 0
+        while !stop.requested {
+            session.step()
+            screen.update(downloadFraction: session.status.fraction)
+            if session.isFinished && !reported {
+                reported = true
+                if session.status.succeeded {
+                    screen.downloadSucceeded()
+                } else {
+                    failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
+                    screen.downloadFailed(failure!)
+                    printWarning(failure!)
+                }
+            }
+            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
+            if realtime {
+                let ahead = (clock.now - start) - (DRMPresenter.monotonicNow() - wallStart)
+                if ahead > 0 { usleep(useconds_t(min(ahead, 1) * 1e6)) }
+            }
+            let frame = screen.tick()
+            let renderStart = DRMPresenter.monotonicNow()
+            if drawer.renderIfChanged(frame: frame, viewport: viewport, background: .black, into: &surface) {
+                version &+= 1
+                renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
+            }
+            let shown: Presentation
+            do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
+                throw CommandFailure.display("\(error)")
+            }
+            traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
+                                               progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
+                                               state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed))
+            if interactive && sequence % 15 == 0 {
+                let s = session.status
+                let pct = s.fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  "
+                FileHandleWriter.stderr("\rbuoy: \(pct) \(s.received) bytes, \(screen.state.rawValue)   ")
+            }
+            sequence += 1
+            if screen.state == .failed || screen.state == .done {
+                if onComplete == "exit" || realtime { break }
+            }
+            _ = drawer
+        }
+        if interactive { FileHandleWriter.stderr("\n") }
+        if let signal = stop.signal {
+            throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
+        }
+        if let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
+        printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))")
+    }
+}
