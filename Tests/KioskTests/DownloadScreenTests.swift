@@ -1,0 +1,117 @@
+import Foundation
+import Kiosk
+import LottieModel
+import LottieRender
+import Player
+import Raster
+import XCTest
+
+/// The download sequence on the corpus's Boat_Loader, with a virtual clock.
+final class DownloadScreenTests: XCTestCase {
+    func boat() throws -> AnimationRenderer {
+        let shared = ProcessInfo.processInfo.environment["BUOY_SHARED"]
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("shared").path
+        let path = shared + "/corpus/lottie-ios/samples/Boat_Loader.json"
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("corpus not found at \(path)") }
+        return AnimationRenderer(animation: try Animation.load(path: path))
+    }
+
+    /// The water's share of the screen at a download fraction.
+    func waterShare(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, fraction: Double) -> Double {
+        let clock = VirtualClock()
+        let viewport = Viewport(width: w, height: h, contentMode: .fill)
+        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
+        screen.startDownloading()
+        screen.update(downloadFraction: fraction)
+        clock.now = 2
+        let frame = screen.tick()
+        let surface = screen.renderer.render(frame: frame, viewport: viewport, background: .black)
+        let water: UInt32 = 0xff00_d1c1  // Boat_Loader's sea
+        func channel(_ p: UInt32, _ shift: UInt32) -> Int { Int((p >> shift) & 0xff) }
+        func near(_ p: UInt32) -> Bool {
+            abs(channel(p, 16) - channel(water, 16)) <= 24 && abs(channel(p, 8) - channel(water, 8)) <= 24
+                && abs(channel(p, 0) - channel(water, 0)) <= 24
+        }
+        return Double(surface.pixels.filter(near).count) / Double(w * h)
+    }
+
+    /// The literal mapping (display centre → one display height above) fills a portrait
+    /// screen; on landscape screens Boat_Loader's water line sits low in its layer, so the
+    /// water rises with the download but stops short of the top.
+    func testWaterRisesWithTheDownload() throws {
+        let renderer = try boat()
+        XCTAssertGreaterThanOrEqual(waterShare(renderer, 1080, 1920, fraction: 1), 0.98)
+        for (w, h) in [(1920, 1080), (800, 480), (1080, 1920)] {
+            let shares = [0.0, 0.5, 1.0].map { waterShare(renderer, w, h, fraction: $0) }
+            XCTAssertEqual(shares, shares.sorted(), "\(w)x\(h): \(shares)")
+            XCTAssertGreaterThan(shares[2], shares[0] + 0.3, "\(w)x\(h): \(shares)")
+        }
+    }
+
+    func testFullProgressEasesToExactlyOne() throws {
+        let renderer = try boat()
+        for (w, h) in [(1920, 1080), (800, 480), (1080, 1920)] {
+            let clock = VirtualClock()
+            let viewport = Viewport(width: w, height: h, contentMode: .fill)
+            let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
+            XCTAssertTrue(screen.drivesProperty)
+            screen.startDownloading()
+            screen.update(downloadFraction: 1)
+            clock.now = 2  // the water has eased all the way
+            let frame = screen.tick()
+            XCTAssertEqual(screen.level, 1)
+            XCTAssertEqual(screen.state, .downloading)
+            _ = frame
+        }
+    }
+
+    func testTheSequenceFromDownloadToDone() throws {
+        let clock = VirtualClock()
+        let viewport = Viewport(width: 200, height: 240, contentMode: .fill)
+        let screen = DownloadScreen(renderer: try boat(), viewport: viewport, clock: clock)
+        screen.startDownloading()
+        var levels: [Double] = []
+        var frames: [(Double, DownloadScreen.State, Double)] = []
+        let step = 1.0 / 60
+        var t = 0.0
+        // Progress arrives in bursts: 0.2 at 0.5 s, 0.6 at 1 s, 1.0 at 1.5 s, then success.
+        while t < 12 {
+            clock.now = t
+            if abs(t - 0.5) < step / 2 { screen.update(downloadFraction: 0.2) }
+            if abs(t - 1.0) < step / 2 { screen.update(downloadFraction: 0.6) }
+            if abs(t - 1.5) < step / 2 { screen.update(downloadFraction: 1.0); screen.downloadSucceeded() }
+            let frame = screen.tick()
+            levels.append(screen.level)
+            frames.append((t, screen.state, screen.player.progress(forFrame: frame)))
+            t += step
+        }
+        XCTAssertEqual(levels, levels.sorted(), "the water only rises")
+        XCTAssertEqual(levels.last, 1)
+        // While downloading the frames stay in the loop segment.
+        for (_, state, progress) in frames where state == .downloading { XCTAssertLessThanOrEqual(progress, 0.5 + 1e-9) }
+        let states = frames.map(\.1).reduce(into: [DownloadScreen.State]()) { if $0.last != $1 { $0.append($1) } }
+        XCTAssertEqual(states, [.downloading, .finishing, .success, .done])
+        // Finishing runs at 4x: from 1.5 s (90 frames into the 444-frame loop) to its end takes
+        // (444 − 90) / 240 s.
+        let successStart = frames.first { $0.1 == .success }!.0
+        XCTAssertEqual(successStart, 1.5 + (444 - 90) / 240.0, accuracy: 2 * step)
+        // Then the success segment at 1x: 444 frames at 60 fps.
+        let doneAt = frames.first { $0.1 == .done }!.0
+        XCTAssertEqual(doneAt - successStart, 444 / 60.0, accuracy: 2 * step)
+    }
+
+    func testFailureStopsTheLoopWithAMessage() throws {
+        let clock = VirtualClock()
+        let screen = DownloadScreen(renderer: try boat(), viewport: Viewport(width: 100, height: 100), clock: clock)
+        screen.startDownloading()
+        clock.now = 1
+        _ = screen.tick()
+        screen.downloadFailed("http://x: HTTP status 404")
+        XCTAssertEqual(screen.state, .failed)
+        XCTAssertEqual(screen.message, "http://x: HTTP status 404")
+        let held = screen.tick()
+        clock.now = 2
+        XCTAssertEqual(screen.tick(), held)
+    }
+}
