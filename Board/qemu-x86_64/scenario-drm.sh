@@ -13,4 +13,16 @@ kill -TERM $pid
 wait $pid
 echo "BOARD: exit $?"
 sleep 4
+# The legacy path (no atomic) and the framebuffer device, briefly.
+BUOY_DRM_LEGACY=1 buoy play /animation.json --display drm --duration 1 --trace /tmp/legacy.jsonl
+echo "BOARD: legacy exit $? frames $(wc -l < /tmp/legacy.jsonl)"
+# bochs and virtio-gpu scan out 32-bit only: asking for RGB565 is a clear error (exit 4).
+buoy play /animation.json --display drm --pixel-format rgb565 --duration 1 2>/tmp/rgb565.err
+echo "BOARD: rgb565 exit $? $(cat /tmp/rgb565.err)"
+if [ -e /dev/fb0 ]; then
+    buoy play /animation.json --display fbdev --duration 1 --trace /tmp/fbdev.jsonl
+    echo "BOARD: fbdev exit $? frames $(wc -l < /tmp/fbdev.jsonl)"
+else
+    echo "BOARD: fbdev absent"
+fi
 echo "BOARD: end"

@@ -14,4 +14,7 @@ for mode in 1280x720 1920x1080; do
         --trace "/tmp/held-$mode.jsonl" 2>/dev/null
     summarize "held-$mode" "/tmp/held-$mode.jsonl"
 done
+# vkms scans out RGB565 too: a 16-bit panel, rotated a quarter turn.
+buoy play /animation.json --display drm --pixel-format rgb565 --rotate 90 --duration 2 --trace /tmp/rgb565.jsonl 2>/dev/null
+echo "BOARD: rgb565 exit $? frames $(wc -l < /tmp/rgb565.jsonl)"
 echo "BOARD: end"

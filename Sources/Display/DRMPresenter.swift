@@ -12,7 +12,8 @@ public final class DRMPresenter: Presenter {
     public private(set) var refreshInterval: Double
     public let device: String
     public let rotation: Rotation
-    public let format: PixelFormat
+    /// The scan-out format: XRGB8888 when the driver takes it, else RGB565 (small panels).
+    public private(set) var format: PixelFormat
     public private(set) var description: String
 
     private let fd: Int32
@@ -28,6 +29,9 @@ public final class DRMPresenter: Presenter {
     private var lastFlipTime: Double?
     private let console: ConsoleMode?
     private var closed = false
+    private var atomic: AtomicModeset?
+    /// "atomic" or "legacy": how modes are set and pages flipped.
+    public private(set) var api = "legacy"
     /// Receives the flip event's timestamp; its address is the flip's user data.
     private final class FlipState { var time: Double? }
     private let flipState = FlipState()
@@ -41,7 +45,8 @@ public final class DRMPresenter: Presenter {
     }
 
     /// Opens `device`, or the first card with a connected display when nil.
-    public init(device: String?, modeRequest: ModeRequest? = nil, rotate: Rotation? = nil, format: PixelFormat = .xrgb8888) throws {
+    public init(device: String?, modeRequest: ModeRequest? = nil, rotate: Rotation? = nil, format: PixelFormat? = nil,
+                allowAtomic: Bool = true) throws {
         let candidates = device.map { [$0] } ?? Self.cards()
         guard !candidates.isEmpty else { throw DisplayError(device: "/dev/dri", reason: "no DRM device (is a KMS driver loaded?)") }
         var lastError: DisplayError?
@@ -62,7 +67,7 @@ public final class DRMPresenter: Presenter {
         connectorID = connector
         crtcID = crtc
         self.mode = mode
-        self.format = format
+        self.format = format ?? .xrgb8888
         rotation = panelRotation.adding(rotate ?? .none)
         let panelWidth = Int(mode.hdisplay), panelHeight = Int(mode.vdisplay)
         width = rotation.swapsAxes ? panelHeight : panelWidth
@@ -70,9 +75,19 @@ public final class DRMPresenter: Presenter {
         refreshInterval = Self.refreshInterval(of: mode)
         description = "drm:\(path) \(panelWidth)x\(panelHeight)@\(Int((1 / refreshInterval).rounded()))"
         savedCrtc = drmModeGetCrtc(fd, crtc)
+        if allowAtomic && ProcessInfo.processInfo.environment["BUOY_DRM_LEGACY"] == nil {
+            atomic = AtomicModeset(fd: fd, connector: connector, crtc: crtc)
+        }
         console = ConsoleMode.enterGraphics()
         do {
-            for _ in 0..<2 { buffers.append(try createBuffer(width: panelWidth, height: panelHeight)) }
+            do {
+                buffers.append(try createBuffer(width: panelWidth, height: panelHeight))
+            } catch where format == nil {
+                // The driver refused XRGB8888: try the 16-bit format.
+                self.format = .rgb565
+                buffers.append(try createBuffer(width: panelWidth, height: panelHeight))
+            }
+            buffers.append(try createBuffer(width: panelWidth, height: panelHeight))
         } catch {
             close()
             throw error
@@ -193,7 +208,7 @@ public final class DRMPresenter: Presenter {
         }
         guard added == 0 else {
             drmModeDestroyDumbBuffer(fd, handle)
-            throw DisplayError(device: device, reason: "cannot add a framebuffer: \(String(cString: strerror(errno)))")
+            throw DisplayError(device: device, reason: "cannot add a \(format.rawValue) framebuffer (format not supported by the driver?): \(String(cString: strerror(errno)))")
         }
         var offset: UInt64 = 0
         guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
@@ -233,10 +248,16 @@ public final class DRMPresenter: Presenter {
             bufferVersions[back] = version
         }
         if !modeSet {
-            var connector = connectorID
-            guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
-                throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(errno)))")
+            if atomic != nil, atomic!.modeset(&mode, fb: buffer.fb) {
+                api = "atomic"
+            } else {
+                atomic = nil
+                var connector = connectorID
+                guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
+                    throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(errno)))")
+                }
             }
+            description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
             _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)  // ENOSYS on drivers that scan out directly
             modeSet = true
             let now = Self.monotonicNow()
@@ -245,8 +266,10 @@ public final class DRMPresenter: Presenter {
         }
         let expected = nextPresentationTime()
         flipState.time = nil
-        guard drmModePageFlip(fd, crtcID, buffer.fb, buoy_drm_mode_page_flip_event,
-                              Unmanaged.passUnretained(flipState).toOpaque()) == 0 else {
+        let userData = Unmanaged.passUnretained(flipState).toOpaque()
+        let flipped = atomic.map { $0.flip(fb: buffer.fb, width: Int(mode.hdisplay), height: Int(mode.vdisplay), userData: userData) }
+            ?? drmModePageFlip(fd, crtcID, buffer.fb, buoy_drm_mode_page_flip_event, userData)
+        guard flipped == 0 else {
             throw DisplayError(device: device, reason: "page flip failed: \(String(cString: strerror(errno)))")
         }
         _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
@@ -286,6 +309,7 @@ public final class DRMPresenter: Presenter {
         guard !closed else { return }
         closed = true
         if flipPending { _ = try? waitForFlip() }
+        atomic?.destroy()
         if let saved = savedCrtc {
             var connector = connectorID
             var savedMode = saved.pointee.mode

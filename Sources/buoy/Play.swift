@@ -38,6 +38,9 @@ struct Play: ParsableCommand {
     @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise (on top of the panel's own orientation).")
     var rotate: Int = 0
 
+    @Option(name: .customLong("pixel-format"), help: "DRM scan-out format: auto (XRGB8888, else RGB565), xrgb8888 or rgb565.")
+    var pixelFormat: String = "auto"
+
     @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
     var contentMode: ContentMode = .fit
 
@@ -68,6 +71,7 @@ struct Play: ParsableCommand {
     func validate() throws {
         guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
         guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
+        guard ["auto", "xrgb8888", "rgb565"].contains(pixelFormat) else { throw ValidationError("--pixel-format must be auto, xrgb8888 or rgb565") }
         if let mode, ModeRequest(mode) == nil { throw ValidationError("--mode: expected WxH or WxH@HZ, e.g. 1280x720@60") }
         guard fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
         guard every >= 1 else { throw ValidationError("--every must be at least 1") }
@@ -132,7 +136,8 @@ struct Play: ParsableCommand {
                                                progress: player.progress(forFrame: frame), download: nil,
                                                state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
             if sequence == 0 {
-                printStatus(String(format: "first frame on screen %.1f ms after start", (DRMPresenter.monotonicNow() - wallStart) * 1000))
+                printStatus(String(format: "first frame on screen %.1f ms after start", (DRMPresenter.monotonicNow() - wallStart) * 1000)
+                            + " on \(presenter.description)")
             }
             sequence += 1
             if finished && !player.isPlaying { break }
@@ -150,7 +155,9 @@ struct Play: ParsableCommand {
         switch spec {
         case .headless(let dir): return try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every)
         case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps)
-        case .drm(let device): return try DRMPresenter(device: device, modeRequest: mode.flatMap(ModeRequest.init), rotate: turn)
+        case .drm(let device):
+            return try DRMPresenter(device: device, modeRequest: mode.flatMap(ModeRequest.init), rotate: turn,
+                                    format: PixelFormat(rawValue: pixelFormat))
         case .fbdev(let device): return try FBDevPresenter(device: device, rotate: turn)
         case .auto:
             do {
