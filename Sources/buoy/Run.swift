@@ -20,8 +20,8 @@ struct Run: ParsableCommand {
         """
     )
 
-    @Option(help: "The Lottie JSON file.")
-    var animation: String
+    @Option(help: "A Lottie JSON file (default: Buoy's own boat on the waves).")
+    var animation: String?
 
     @Option(name: .customLong("url"), help: "A URL to download (repeatable).")
     var urls: [String] = []
@@ -73,11 +73,17 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let renderer = try loadRenderer(path: animation)
+        let renderer: AnimationRenderer
+        if let animation {
+            renderer = try loadRenderer(path: animation)
+        } else {
+            renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
+        }
         let anim = renderer.animation
+        let animationName = animation ?? "the default animation"
         let presenter: Presenter
         do {
-            let play = try Play.parse([animation, "--display", display, "--fps", String(fps), "--every", String(every), "--rotate", String(rotate)]
+            let play = try Play.parse(["-", "--display", display, "--fps", String(fps), "--every", String(every), "--rotate", String(rotate)]
                                       + (size.map { ["--size", "\($0.width)x\($0.height)"] } ?? []))
             presenter = try play.openPresenter(DisplaySpec(display)!, animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
         } catch let error as DisplayError {
@@ -96,7 +102,7 @@ struct Run: ParsableCommand {
         config.progressKeypath = Keypath(keypath)
         let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config)
         if !screen.drivesProperty {
-            printWarning("\(animation): no 2D position at \(keypath); the download will not move anything")
+            printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
         }
         var drawer = screen.renderer
         let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }

@@ -115,3 +115,41 @@ final class DownloadScreenTests: XCTestCase {
         XCTAssertEqual(screen.tick(), held)
     }
 }
+
+/// Buoy's own animation meets the screen contract on any display.
+final class DefaultAnimationTests: XCTestCase {
+    func testDefaultAnimationParsesWithItsSegments() throws {
+        let animation = try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil)
+        XCTAssertTrue(animation.warnings.isEmpty, "\(animation.warnings)")
+        XCTAssertEqual(animation.marker(named: "loop")?.duration, 120)
+        XCTAssertEqual(animation.marker(named: "success")?.time, 120)
+        XCTAssertTrue(AnimationRenderer.keypaths(of: animation).contains { $0.keypath == "Boat.Transform.Position" })
+    }
+
+    func testTheLoopIsSeamless() throws {
+        let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
+        let viewport = Viewport(width: 320, height: 180, contentMode: .fill)
+        let start = renderer.render(frame: 0, viewport: viewport)
+        let end = renderer.render(frame: 120, viewport: viewport)
+        let differing = zip(start.pixels, end.pixels).filter { $0 != $1 }.count
+        XCTAssertLessThan(Double(differing) / Double(start.pixels.count), 0.002, "frame 120 must look like frame 0")
+    }
+
+    func testWaterFillsEveryScreenAtFullProgress() throws {
+        let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
+        for (w, h) in [(1920, 1080), (800, 480), (1080, 1920)] {
+            let clock = VirtualClock()
+            let viewport = Viewport(width: w, height: h, contentMode: .fill)
+            let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
+            screen.startDownloading()
+            screen.update(downloadFraction: 1)
+            clock.now = 1.9  // eased all the way, still in the loop
+            let frame = screen.tick()
+            XCTAssertLessThanOrEqual(frame, 120)
+            let surface = screen.renderer.render(frame: frame, viewport: viewport, background: .black)
+            let sea: UInt32 = surface.pixels[(h - 1) * w + w / 2]
+            let share = Double(surface.pixels.filter { $0 == sea }.count) / Double(w * h)
+            XCTAssertGreaterThanOrEqual(share, 0.98, "\(w)x\(h): \(share * 100)% water")
+        }
+    }
+}
