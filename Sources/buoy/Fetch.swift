@@ -1,0 +1,108 @@
+import ArgumentParser
+import Download
+import Foundation
+
+/// `buoy fetch`: a download from the shell, with the same guarantees as the screen's (a
+/// `.part` file, resume, retries, checksum, atomic placement) and progress on the terminal.
+struct Fetch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Download a file from an ssh session: progress on the terminal, atomic placement, exit status.",
+        discussion: """
+        Progress is a bar on stderr when it is a terminal; with --json, one JSON object per line on
+        stdout ({"received":…,"expected":…|null,"fraction":…|null,"rate":bytes/s,"state":…}).
+        Exit status: 0 done, 1 bad arguments, 5 the download failed (the destination is unchanged).
+        """
+    )
+
+    @Argument(help: "http://, https:// or file:// URL.")
+    var url: String
+
+    @Option(name: .shortAndLong, help: "Where the file goes.")
+    var output: String
+
+    @Option(help: "Expected SHA-256 (64 hex digits).")
+    var sha256: String?
+
+    @Flag(help: "Report progress as JSON lines on stdout.")
+    var json = false
+
+    @Option(help: "Attempts before giving up.")
+    var retries: Int = 5
+
+    func validate() throws {
+        if let sha256, sha256.count != 64 || sha256.contains(where: { !$0.isHexDigit }) {
+            throw ValidationError("--sha256 must be 64 hex digits")
+        }
+        guard retries >= 1 else { throw ValidationError("--retries must be at least 1") }
+    }
+
+    func run() throws {
+        var policy = DownloadPolicy()
+        policy.maxAttempts = retries
+        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
+        let stop = StopRequest()
+        let tty = isatty(STDERR_FILENO) != 0
+        let start = Self.now()
+        var lastReport = 0.0
+        func report(_ s: DownloadStatus, final: Bool) {
+            let now = Self.now()
+            guard final || now - lastReport >= 0.2 else { return }
+            lastReport = now
+            let rate = Double(s.received) / max(now - start, 1e-3)
+            if json {
+                let expected = s.expected.map(String.init) ?? "null"
+                let fraction = s.fraction.map { String(format: "%.4f", $0) } ?? "null"
+                print(#"{"received":\#(s.received),"expected":\#(expected),"fraction":\#(fraction),"rate":\#(Int(rate)),"state":"\#(Self.state(s))"}"#)
+                fflush(stdout)
+            } else if tty {
+                FileHandleWriter.stderr("\r" + Self.bar(s, rate: rate))
+                if final { FileHandleWriter.stderr("\n") }
+            }
+        }
+        while session.step(timeout: 0.1) {
+            if stop.requested { session.cancel(); break }
+            report(session.status, final: false)
+        }
+        report(session.status, final: true)
+        if let error = session.status.errors.first {
+            throw CommandFailure(message: "\(error)", exitCode: stop.requested ? 128 + (stop.signal ?? 2) : 5)
+        }
+        if !json { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func state(_ s: DownloadStatus) -> String {
+        switch s.files[0].state {
+        case .queued, .connecting: return "connecting"
+        case .receiving: return "downloading"
+        case .verifying: return "verifying"
+        case .retrying: return "retrying"
+        case .done: return "done"
+        case .failed: return "failed"
+        }
+    }
+
+    /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08`
+    static func bar(_ s: DownloadStatus, rate: Double) -> String {
+        func size(_ b: Double) -> String {
+            b >= 1e9 ? String(format: "%.1f GB", b / 1e9) : b >= 1e6 ? String(format: "%.1f MB", b / 1e6) : String(format: "%.0f kB", b / 1e3)
+        }
+        let width = 24
+        guard let f = s.fraction else {
+            return "[" + String(repeating: "~", count: width) + "]  " + size(Double(s.received)) + "  " + size(rate) + "/s  " + state(s) + "   "
+        }
+        let filled = Int(f * Double(width))
+        var eta = ""
+        if let e = s.expected, rate > 0, f < 1 {
+            let left = Int(Double(e - s.received) / rate)
+            eta = String(format: "  ETA %d:%02d", left / 60, left % 60)
+        }
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+            + String(format: " %5.1f%%  ", f * 100) + size(Double(s.received)) + "  " + size(rate) + "/s" + eta + "   "
+    }
+}
