@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds buoy_VERSION_ARCH.deb with dpkg-deb: the static-runtime binary, the systemd unit and
+# the udev rules. Build on the target architecture (on a Raspberry Pi with Swift's aarch64
+# toolchain for arm64); x86-64 is what CI tests.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+version="${1:-0.1.0}"
+arch="$(dpkg --print-architecture)"
+(cd "$repo" && swift build -c release --static-swift-stdlib --product buoy >&2)
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+chmod 0755 "$stage"
+DESTDIR="$stage" bash "$here/install.sh"
+mkdir -p "$stage/DEBIAN"
+cat > "$stage/DEBIAN/control" <<CONTROL
+Package: buoy
+Version: $version
+Architecture: $arch
+Maintainer: Buoy developers
+Depends: libpng16-16, libfreetype6, libdrm2, libcurl4, fonts-dejavu-core
+Section: misc
+Priority: optional
+Description: Lottie download screen for embedded Linux
+ Plays an animation straight to the display (DRM/KMS or fbdev) while a download runs;
+ the water rises with the bytes received.
+CONTROL
+cat > "$stage/DEBIAN/conffiles" <<'CONF'
+/etc/buoy/buoy.env
+CONF
+out="$repo/buoy_${version}_${arch}.deb"
+dpkg-deb --root-owner-group --build "$stage" "$out" >&2
+echo "$out"
