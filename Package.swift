@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
+                       providers: [.apt(["libevdev-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
 
@@ -39,9 +41,10 @@ let package = Package(
         .target(name: "Player", dependencies: ["LottieModel"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
         .target(name: "Download", dependencies: ["CCurl"]),
+        .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
-            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Kiosk",
+            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

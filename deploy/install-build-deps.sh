@@ -2,7 +2,7 @@
 # Installs the Debian packages Buoy builds against (the C libraries behind its .systemLibrary
 # targets). Swift itself is expected at /opt/swift or on PATH.
 set -euo pipefail
-packages=(pkg-config libpng-dev libfreetype-dev libdrm-dev libcurl4-openssl-dev fonts-dejavu-core)
+packages=(pkg-config libpng-dev libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Display
 import Download
 import Foundation
+import Input
 import Kiosk
 import LottieModel
 import LottieRender
@@ -59,6 +60,12 @@ struct Run: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file.")
     var trace: String?
 
+    @Option(help: "auto (start at once) or input (wait for Enter, Space, a touch or a button).")
+    var trigger: String = "auto"
+
+    @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
+    var inputDirectory: String = "/dev/input"
+
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("give at least one --url with its --output") }
         guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
@@ -68,6 +75,7 @@ struct Run: ParsableCommand {
         }
         guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
         guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
+        guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["hold", "exit"].contains(onComplete) else { throw ValidationError("--on-complete must be hold or exit") }
         guard every >= 1, fps > 0 else { throw ValidationError("--every and --fps must be positive") }
     }
@@ -107,7 +115,14 @@ struct Run: ParsableCommand {
         var drawer = screen.renderer
         let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }
         let session = DownloadSession(requests: requests)
-        screen.startDownloading()
+        let input = trigger == "input" ? InputWatcher(directory: inputDirectory) : nil
+        if let input {
+            screen.showWaiting()
+            for m in input.takeMessages() { printStatus(m) }
+            if input.watched.isEmpty { printStatus("input: no keyboard, button or touch screen yet; waiting for one") }
+        } else {
+            screen.startDownloading()
+        }
 
         // Files and streams have virtual time; pace them to the wall clock so the picture
         // follows the real download.
@@ -122,7 +137,15 @@ struct Run: ParsableCommand {
         var failure: String?
         let interactive = isatty(STDERR_FILENO) != 0
         while !stop.requested {
-            session.step()
+            if let input, screen.state == .waiting || screen.state == .idle {
+                let presses = input.poll()
+                for m in input.takeMessages() { printStatus(m) }
+                if let press = presses.first {
+                    printStatus("input: key \(press.code) on \(press.device): starting the download")
+                    screen.startDownloading()
+                }
+            }
+            if screen.state != .waiting && screen.state != .idle { session.step() }
             screen.update(downloadFraction: session.status.fraction)
             if session.isFinished && !reported {
                 reported = true

@@ -1,0 +1,113 @@
+import CEvdev
+import Foundation
+
+/// Watches every input device that can start a download (a key, a button, a touch screen),
+/// including devices plugged in later; an unplugged device is dropped without fuss.
+/// `poll()` never blocks: the frame loop calls it once per frame.
+public final class InputWatcher {
+    /// A trigger press: which device and which key or button code.
+    public struct Press: Equatable, Sendable {
+        public var device: String
+        public var code: UInt32
+    }
+
+    /// Default triggers: Enter, keypad Enter, Space, touch, left button, and the Pi's gpio-keys
+    /// button when configured with KEY_ENTER.
+    public static let defaultCodes: Set<UInt32> = [28, 96, 57, 0x14a /* BTN_TOUCH */, 0x110 /* BTN_LEFT */]
+
+    public let directory: String
+    public let codes: Set<UInt32>
+    private var devices: [String: Device] = [:]
+    private var inotify: Int32 = -1
+    public private(set) var messages: [String] = []
+
+    final class Device {
+        let path: String
+        let fd: Int32
+        let evdev: OpaquePointer
+        let name: String
+
+        init?(path: String, codes: Set<UInt32>) {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var dev: OpaquePointer?
+            guard libevdev_new_from_fd(fd, &dev) == 0, let dev else { close(fd); return nil }
+            // Only devices that can send one of the trigger codes.
+            guard libevdev_has_event_type(dev, UInt32(EV_KEY)) == 1,
+                  codes.contains(where: { libevdev_has_event_code(dev, UInt32(EV_KEY), $0) == 1 }) else {
+                libevdev_free(dev); close(fd); return nil
+            }
+            self.path = path
+            self.fd = fd
+            evdev = dev
+            name = libevdev_get_name(dev).map { String(cString: $0) } ?? path
+        }
+
+        deinit {
+            libevdev_free(evdev)
+            close(fd)
+        }
+    }
+
+    public init(directory: String = "/dev/input", codes: Set<UInt32> = InputWatcher.defaultCodes) {
+        self.directory = directory
+        self.codes = codes
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if inotify >= 0 { _ = inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_ATTRIB)) }
+        scan()
+    }
+
+    deinit { if inotify >= 0 { close(inotify) } }
+
+    /// Paths and names of the devices being watched.
+    public var watched: [(path: String, name: String)] { devices.values.map { ($0.path, $0.name) }.sorted { $0.path < $1.path } }
+
+    private func scan() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix("event") {
+            let path = directory + "/" + name
+            if devices[path] == nil, let device = Device(path: path, codes: codes) {
+                devices[path] = device
+                messages.append("input: watching \(path) (\(device.name))")
+            }
+        }
+    }
+
+    /// Key and button presses since the last call.
+    public func poll() -> [Press] {
+        if inotify >= 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var changed = false
+            while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 { changed = true }
+            // A new node may need a moment for its permissions; rescan on any change.
+            if changed { scan() }
+        }
+        var presses: [Press] = []
+        for (path, device) in devices {
+            var event = input_event()
+            var flags = buoy_libevdev_read_normal
+            while true {
+                let rc = libevdev_next_event(device.evdev, flags, &event)
+                if rc == -EAGAIN { break }
+                if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) { flags = buoy_libevdev_read_sync; continue }
+                if rc < 0 {
+                    // -ENODEV: unplugged. Anything else: stop reading it too.
+                    devices[path] = nil
+                    messages.append("input: \(path) (\(device.name)) went away")
+                    break
+                }
+                if flags == buoy_libevdev_read_sync && rc == -EAGAIN { flags = buoy_libevdev_read_normal }
+                if event.type == UInt16(EV_KEY), event.value == 1, codes.contains(UInt32(event.code)) {
+                    presses.append(Press(device: path, code: UInt32(event.code)))
+                }
+            }
+        }
+        return presses
+    }
+
+    /// Messages about devices coming and going, since the last call.
+    public func takeMessages() -> [String] {
+        defer { messages = [] }
+        return messages
+    }
+}
