@@ -60,6 +60,9 @@ struct Run: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file.")
     var trace: String?
 
+    @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
+    var psplashFIFO: String?
+
     @Option(help: "auto (start at once) or input (wait for Enter, Space, a touch or a button).")
     var trigger: String = "auto"
 
@@ -67,7 +70,7 @@ struct Run: ParsableCommand {
     var inputDirectory: String = "/dev/input"
 
     func validate() throws {
-        guard !urls.isEmpty else { throw ValidationError("give at least one --url with its --output") }
+        guard !urls.isEmpty || psplashFIFO != nil else { throw ValidationError("give at least one --url with its --output, or --psplash-fifo") }
         guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
         guard checksums.count <= urls.count else { throw ValidationError("more --sha256 than --url") }
         for c in checksums where c.count != 64 || c.contains(where: { !$0.isHexDigit }) {
@@ -115,6 +118,9 @@ struct Run: ParsableCommand {
         var drawer = screen.renderer
         let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }
         let session = DownloadSession(requests: requests)
+        let fifo: PsplashFIFO?
+        do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        let external = urls.isEmpty  // progress comes from the FIFO
         let input = trigger == "input" ? InputWatcher(directory: inputDirectory) : nil
         if let input {
             screen.showWaiting()
@@ -145,9 +151,19 @@ struct Run: ParsableCommand {
                     screen.startDownloading()
                 }
             }
-            if screen.state != .waiting && screen.state != .idle { session.step() }
-            screen.update(downloadFraction: session.status.fraction)
-            if session.isFinished && !reported {
+            for command in fifo?.poll() ?? [] {
+                switch command {
+                case .progress(let p): if external { screen.update(downloadFraction: p) }
+                case .message(let text): printStatus(text)
+                case .quit:
+                    if external && !reported { reported = true; screen.downloadSucceeded() }
+                }
+            }
+            if !external {
+                if screen.state != .waiting && screen.state != .idle { session.step() }
+                screen.update(downloadFraction: session.status.fraction)
+            }
+            if !external && session.isFinished && !reported {
                 reported = true
                 if session.status.succeeded {
                     screen.downloadSucceeded()
@@ -191,6 +207,6 @@ struct Run: ParsableCommand {
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
         if let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
-        printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))")
+        if !external { printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))") }
     }
 }
