@@ -18,3 +18,17 @@ static const int buoy_kd_text = KD_TEXT;
 // ioctl is variadic in C; these fixed-argument wrappers are callable from Swift.
 static inline int buoy_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 static inline int buoy_ioctl_int(int fd, unsigned long request, int arg) { return ioctl(fd, request, arg); }
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+// SO_PEERCRED's struct ucred needs _GNU_SOURCE, which Swift's Glibc module is built without.
+struct buoy_ucred { pid_t pid; uid_t uid; gid_t gid; };
+static inline int buoy_peer_credentials(int fd, uid_t *uid, gid_t *gid) {
+    struct buoy_ucred cred;
+    socklen_t length = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, 17 /* SO_PEERCRED */, &cred, &length) != 0) return -1;
+    *uid = cred.uid;
+    *gid = cred.gid;
+    return 0;
+}

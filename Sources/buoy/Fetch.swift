@@ -1,4 +1,5 @@
 import ArgumentParser
+import Control
 import Download
 import Foundation
 
@@ -29,6 +30,9 @@ struct Fetch: ParsableCommand {
     @Option(help: "Attempts before giving up.")
     var retries: Int = 5
 
+    @Option(help: "The running daemon's control socket; when one answers there the download goes through it (and shows on its display).")
+    var socket: String = "/run/buoy.sock"
+
     func validate() throws {
         if let sha256, sha256.count != 64 || sha256.contains(where: { !$0.isHexDigit }) {
             throw ValidationError("--sha256 must be 64 hex digits")
@@ -37,6 +41,7 @@ struct Fetch: ParsableCommand {
     }
 
     func run() throws {
+        if ControlClient.isListening(socket) { return try runThroughDaemon() }
         var policy = DownloadPolicy()
         policy.maxAttempts = retries
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
@@ -68,6 +73,37 @@ struct Fetch: ParsableCommand {
             throw CommandFailure(message: "\(error)", exitCode: stop.requested ? 128 + (stop.signal ?? 2) : 5)
         }
         if !json { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+    }
+
+    /// Hands the download to the daemon and follows its progress events.
+    func runThroughDaemon() throws {
+        let client = try ControlClient(path: socket)
+        let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+        var request: [String: Any] = ["cmd": "fetch", "url": url, "output": destination]
+        if let sha256 { request["sha256"] = sha256 }
+        try client.send(request)
+        let tty = isatty(STDERR_FILENO) != 0
+        while let event = client.next(timeout: 120) {
+            let name = event["event"] as? String ?? ""
+            if json, let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) {
+                print(String(decoding: data, as: UTF8.self))
+                fflush(stdout)
+            } else if tty, let received = event["received"] as? Int {
+                let fraction = event["fraction"] as? Double
+                FileHandleWriter.stderr(String(format: "\rbuoy (daemon): %@ %d bytes   ", fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  ", received))
+            }
+            switch name {
+            case "done":
+                if tty { FileHandleWriter.stderr("\n") }
+                return
+            case "failed", "error":
+                if tty { FileHandleWriter.stderr("\n") }
+                throw CommandFailure(message: (event["message"] as? String) ?? "the daemon reported a failure", exitCode: 5)
+            default:
+                continue
+            }
+        }
+        throw CommandFailure(message: "\(socket): the daemon stopped answering", exitCode: 5)
     }
 
     static func now() -> Double {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Control
 import Display
 import Download
 import Foundation
@@ -60,6 +61,9 @@ struct Run: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file.")
     var trace: String?
 
+    @Option(help: "Serve the control socket here (e.g. /run/buoy.sock): fetch, status, cancel, message, quit. Keeps running after a download.")
+    var socket: String?
+
     @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
     var psplashFIFO: String?
 
@@ -70,7 +74,9 @@ struct Run: ParsableCommand {
     var inputDirectory: String = "/dev/input"
 
     func validate() throws {
-        guard !urls.isEmpty || psplashFIFO != nil else { throw ValidationError("give at least one --url with its --output, or --psplash-fifo") }
+        guard !urls.isEmpty || psplashFIFO != nil || socket != nil else {
+            throw ValidationError("give at least one --url with its --output, --socket or --psplash-fifo")
+        }
         guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
         guard checksums.count <= urls.count else { throw ValidationError("more --sha256 than --url") }
         for c in checksums where c.count != 64 || c.contains(where: { !$0.isHexDigit }) {
@@ -106,28 +112,35 @@ struct Run: ParsableCommand {
         }
         defer { traceFile?.close() }
         let stop = StopRequest()
+        let control: ControlServer?
+        do { control = try socket.map { try ControlServer(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        let fifo: PsplashFIFO?
+        do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
 
         let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
         let clock = VirtualClock(now: presenter.nextPresentationTime())
         var config = DownloadScreen.Configuration()
         config.progressKeypath = Keypath(keypath)
-        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config)
+        // One screen per download sequence; a daemon starts a fresh one for each fetch.
+        func makeScreen() -> DownloadScreen { DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config) }
+        var screen = makeScreen()
         if !screen.drivesProperty {
             printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
         }
         var drawer = screen.renderer
         let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }
-        let session = DownloadSession(requests: requests)
-        let fifo: PsplashFIFO?
-        do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
-        let external = urls.isEmpty  // progress comes from the FIFO
+        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
+        // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
+        let external = requests.isEmpty && control == nil
         let input = trigger == "input" ? InputWatcher(directory: inputDirectory) : nil
-        if let input {
+        if input != nil || (session == nil && !external) {
             screen.showWaiting()
-            for m in input.takeMessages() { printStatus(m) }
-            if input.watched.isEmpty { printStatus("input: no keyboard, button or touch screen yet; waiting for one") }
         } else {
             screen.startDownloading()
+        }
+        if let input {
+            for m in input.takeMessages() { printStatus(m) }
+            if input.watched.isEmpty { printStatus("input: no keyboard, button or touch screen yet; waiting for one") }
         }
 
         // Files and streams have virtual time; pace them to the wall clock so the picture
@@ -141,9 +154,58 @@ struct Run: ParsableCommand {
         var sequence = 0
         var reported = false
         var failure: String?
+        var subscribers: [Int32] = []
+        var lastEvent = 0.0
+        var quit = false
         let interactive = isatty(STDERR_FILENO) != 0
-        while !stop.requested {
-            if let input, screen.state == .waiting || screen.state == .idle {
+
+        func statusEvent(_ name: String) -> [String: Any] {
+            var e: [String: Any] = ["event": name, "state": screen.state.rawValue]
+            if let s = session?.status {
+                e["received"] = s.received
+                e["expected"] = s.expected.map { $0 as Any } ?? NSNull()
+                e["fraction"] = s.fraction.map { $0 as Any } ?? NSNull()
+            }
+            if let m = screen.message { e["message"] = m }
+            return e
+        }
+
+        while !stop.requested && !quit {
+            for request in control?.poll() ?? [] {
+                switch request.command {
+                case "fetch":
+                    guard let url = request.fields["url"], let output = request.fields["output"] else {
+                        control?.send(["event": "error", "message": "fetch needs url and output"], to: request.client)
+                        continue
+                    }
+                    if let s = session, !s.isFinished {
+                        control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
+                        continue
+                    }
+                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
+                    screen = makeScreen()
+                    drawer = screen.renderer
+                    screen.startDownloading()
+                    reported = false
+                    failure = nil
+                    subscribers.append(request.client)
+                    control?.send(statusEvent("accepted"), to: request.client)
+                case "status":
+                    control?.send(statusEvent("status"), to: request.client)
+                case "cancel":
+                    session?.cancel()
+                    control?.send(["event": "ok"], to: request.client)
+                case "message":
+                    printStatus(request.fields["text"] ?? "")
+                    control?.send(["event": "ok"], to: request.client)
+                case "quit":
+                    control?.send(["event": "ok"], to: request.client)
+                    quit = true
+                default:
+                    control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
+                }
+            }
+            if let input, screen.state == .waiting || screen.state == .idle, session != nil {
                 let presses = input.poll()
                 for m in input.takeMessages() { printStatus(m) }
                 if let press = presses.first {
@@ -159,18 +221,18 @@ struct Run: ParsableCommand {
                     if external && !reported { reported = true; screen.downloadSucceeded() }
                 }
             }
-            if !external {
-                if screen.state != .waiting && screen.state != .idle { session.step() }
+            if let session, screen.state != .waiting && screen.state != .idle {
+                session.step()
                 screen.update(downloadFraction: session.status.fraction)
-            }
-            if !external && session.isFinished && !reported {
-                reported = true
-                if session.status.succeeded {
-                    screen.downloadSucceeded()
-                } else {
-                    failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
-                    screen.downloadFailed(failure!)
-                    printWarning(failure!)
+                if session.isFinished && !reported {
+                    reported = true
+                    if session.status.succeeded {
+                        screen.downloadSucceeded()
+                    } else {
+                        failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
+                        screen.downloadFailed(failure!)
+                        printWarning(failure!)
+                    }
                 }
             }
             clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
@@ -191,22 +253,30 @@ struct Run: ParsableCommand {
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
                                                progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
                                                state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed))
-            if interactive && sequence % 15 == 0 {
-                let s = session.status
-                let pct = s.fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  "
-                FileHandleWriter.stderr("\rbuoy: \(pct) \(s.received) bytes, \(screen.state.rawValue)   ")
+            let now = DRMPresenter.monotonicNow()
+            if now - lastEvent >= 0.2 || screen.state == .done || screen.state == .failed {
+                lastEvent = now
+                if interactive, let s = session?.status {
+                    let pct = s.fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  "
+                    FileHandleWriter.stderr("\rbuoy: \(pct) \(s.received) bytes, \(screen.state.rawValue)   ")
+                }
+                let finished = screen.state == .done || screen.state == .failed
+                for client in subscribers {
+                    control?.send(statusEvent(finished ? (screen.state == .done ? "done" : "failed") : "progress"), to: client)
+                    if finished { control?.disconnect(client) }
+                }
+                if finished { subscribers = [] }
             }
             sequence += 1
-            if screen.state == .failed || screen.state == .done {
+            if (screen.state == .failed || screen.state == .done) && control == nil {
                 if onComplete == "exit" || realtime { break }
             }
-            _ = drawer
         }
         if interactive { FileHandleWriter.stderr("\n") }
         if let signal = stop.signal {
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
-        if let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
-        if !external { printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))") }
+        if control == nil, let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
+        if let session, control == nil { printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))") }
     }
 }
