@@ -111,6 +111,15 @@ public final class DownloadSession {
     }
 
     private func start(_ t: Transfer) {
+        if status.files[t.index].request.sha256 == nil, let checksumURL = status.files[t.index].request.checksumURL {
+            switch Self.fetchChecksum(checksumURL, policy: policy) {
+            case .success(let digest): status.files[t.index].request.sha256 = digest
+            case .failure(let error):
+                t.attempt += 1
+                retryOrFail(t, error)
+                return
+            }
+        }
         let request = status.files[t.index].request
         t.attempt += 1
         // A destination that already has the expected checksum needs no download.
@@ -294,6 +303,42 @@ public final class DownloadSession {
     }
 
     // MARK: Helpers
+
+    /// Fetches a small `.sha256` file (blocking, with short timeouts: it is a few bytes) and
+    /// returns the first 64-hex-digit word in it.
+    static func fetchChecksum(_ url: String, policy: DownloadPolicy) -> Result<String, DownloadError> {
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        guard let h = curl_easy_init() else { return .failure(.transfer(url: url, reason: "libcurl could not create a handle")) }
+        defer { curl_easy_cleanup(h) }
+        buoy_curl_set_str(h, CURLOPT_URL, url)
+        buoy_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
+        buoy_curl_set_long(h, CURLOPT_FAILONERROR, 1)
+        buoy_curl_set_long(h, CURLOPT_NOSIGNAL, 1)
+        buoy_curl_set_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(min(policy.connectTimeout, 5) * 1000))
+        buoy_curl_set_long(h, CURLOPT_TIMEOUT_MS, 10_000)
+        buoy_curl_set_ptr(h, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
+        buoy_curl_set_write(h) { data, size, count, user in
+            guard let data, let user else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+            guard sink.bytes.count < 1 << 16 else { return 0 }
+            data.withMemoryRebound(to: UInt8.self, capacity: size * count) { sink.bytes += UnsafeBufferPointer(start: $0, count: size * count) }
+            return size * count
+        }
+        let code = curl_easy_perform(h)
+        guard code == CURLE_OK else {
+            var status = 0
+            buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &status)
+            return .failure(code == CURLE_HTTP_RETURNED_ERROR ? .http(url: url, status: status)
+                                                              : .transfer(url: url, reason: String(cString: curl_easy_strerror(code))))
+        }
+        let text = String(decoding: sink.bytes, as: UTF8.self)
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "*" })
+        where word.count == 64 && word.allSatisfy(\.isHexDigit) {
+            return .success(word.lowercased())
+        }
+        return .failure(.transfer(url: url, reason: "no SHA-256 digest in the checksum file"))
+    }
 
     static func now() -> Double {
         var ts = timespec()

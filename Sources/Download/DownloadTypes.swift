@@ -5,11 +5,16 @@ public struct DownloadRequest: Equatable, Sendable {
     /// Lower-case hex SHA-256 the finished file must have.
     public var sha256: String?
 
-    public init(url: String, destination: String, sha256: String? = nil) {
+    public init(url: String, destination: String, sha256: String? = nil, checksumURL: String? = nil) {
         self.url = url
         self.destination = destination
         self.sha256 = sha256?.lowercased()
+        self.checksumURL = checksumURL
     }
+
+    /// A URL whose text holds the expected SHA-256 (`sha256sum` output or the bare digest),
+    /// fetched before the file when `sha256` is not given.
+    public var checksumURL: String?
 
     /// Where the file grows until it is complete and verified.
     public var partPath: String { destination + ".part" }

@@ -31,7 +31,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("output"), help: "Where the URL at the same place goes (repeatable).")
     var outputs: [String] = []
 
-    @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable).")
+    @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable), or url:URL of a .sha256 file.")
     var checksums: [String] = []
 
     @Option(help: "auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH|-")
@@ -55,7 +55,7 @@ struct Run: ParsableCommand {
     @Option(help: "The position the download drives.")
     var keypath: String = "Boat.Transform.Position"
 
-    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame) or exit.")
+    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, exec:COMMAND (run it with /bin/sh after success) or reboot.")
     var onComplete: String = "exit"
 
     @Option(help: "Write one JSON line per presented frame to this file.")
@@ -79,13 +79,15 @@ struct Run: ParsableCommand {
         }
         guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
         guard checksums.count <= urls.count else { throw ValidationError("more --sha256 than --url") }
-        for c in checksums where c.count != 64 || c.contains(where: { !$0.isHexDigit }) {
+        for c in checksums where !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
         guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
         guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
-        guard ["hold", "exit"].contains(onComplete) else { throw ValidationError("--on-complete must be hold or exit") }
+        guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
+            throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
+        }
         guard every >= 1, fps > 0 else { throw ValidationError("--every and --fps must be positive") }
     }
 
@@ -128,7 +130,12 @@ struct Run: ParsableCommand {
             printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
         }
         var drawer = screen.renderer
-        let requests = urls.indices.map { DownloadRequest(url: urls[$0], destination: outputs[$0], sha256: $0 < checksums.count ? checksums[$0] : nil) }
+        let requests = urls.indices.map { i -> DownloadRequest in
+            let sum = i < checksums.count ? checksums[i] : nil
+            return sum?.hasPrefix("url:") == true
+                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
+                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+        }
         var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
         let external = requests.isEmpty && control == nil
@@ -269,7 +276,7 @@ struct Run: ParsableCommand {
             }
             sequence += 1
             if (screen.state == .failed || screen.state == .done) && control == nil {
-                if onComplete == "exit" || realtime { break }
+                if onComplete != "hold" || realtime { break }
             }
         }
         if interactive { FileHandleWriter.stderr("\n") }
@@ -277,6 +284,27 @@ struct Run: ParsableCommand {
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
         if control == nil, let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
+        if control == nil, screen.state == .done {
+            presenter.close()  // give the display back before handing over
+            if onComplete == "reboot" {
+                printStatus("rebooting")
+                try runShell("systemctl reboot || reboot")
+            } else if onComplete.hasPrefix("exec:") {
+                try runShell(String(onComplete.dropFirst(5)))
+            }
+        }
         if let session, control == nil { printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))") }
+    }
+}
+
+/// Runs a completion command; its exit status becomes buoy's.
+func runShell(_ command: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    do { try process.run() } catch { throw CommandFailure(message: "cannot run \(command): \(error)", exitCode: 6) }
+    process.waitUntilExit()
+    if process.terminationStatus != 0 {
+        throw CommandFailure(message: "\(command) exited with status \(process.terminationStatus)", exitCode: process.terminationStatus)
     }
 }

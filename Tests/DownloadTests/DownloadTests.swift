@@ -199,6 +199,20 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
     }
 
+    func testChecksumFromASha256URL() throws {
+        let sumFile = dir + "/www.sha256"
+        try (Self.sha(Self.body(4096)) + "  payload.bin\n").write(toFile: sumFile, atomically: true, encoding: .utf8)
+        let dest = dir + "/out.bin"
+        let good = DownloadSession(requests: [DownloadRequest(url: url("/file/4096"), destination: dest, checksumURL: "file://" + sumFile)],
+                                   policy: fastPolicy).run()
+        XCTAssertTrue(good.succeeded, "\(good.errors)")
+        try (String(repeating: "a", count: 64) + "\n").write(toFile: sumFile, atomically: true, encoding: .utf8)
+        let bad = DownloadSession(requests: [DownloadRequest(url: url("/file/4000"), destination: dest, checksumURL: "file://" + sumFile)],
+                                  policy: fastPolicy).run()
+        guard case .checksum? = bad.errors.first else { return XCTFail("\(bad.errors)") }
+        XCTAssertTrue(contents(dest) == Self.body(4096), "the good file stays")
+    }
+
     func testUnreachableServerIsATransferError() {
         let session = DownloadSession(requests: [DownloadRequest(url: "http://127.0.0.1:1/x", destination: dir + "/x")], policy: fastPolicy)
         let status = session.run()
