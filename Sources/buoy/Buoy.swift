@@ -19,7 +19,7 @@ struct Buoy: ParsableCommand {
     /// and 2 for a bad animation, so errors are mapped here instead of in each command.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(try withConfigFile(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CommandFailure {
             FileHandle.standardError.write(Data("buoy: \(error.message)\n".utf8))
@@ -34,6 +34,23 @@ struct Buoy: ParsableCommand {
             Foundation.exit(1)
         }
     }
+}
+
+/// For `buoy run`: the config file's settings go first so the command line's override them.
+/// `--config FILE` names it; otherwise /etc/buoy/buoy.toml is read when it exists.
+func withConfigFile(_ arguments: [String]) throws -> [String] {
+    guard arguments.first == "run" else { return arguments }
+    var rest = Array(arguments.dropFirst())
+    var path: String?
+    if let i = rest.firstIndex(of: "--config") {
+        guard i + 1 < rest.count else { throw CommandFailure.badArguments("--config needs a file") }
+        path = rest[i + 1]
+        rest.removeSubrange(i...(i + 1))
+    } else if FileManager.default.fileExists(atPath: ConfigFile.defaultPath) {
+        path = ConfigFile.defaultPath
+    }
+    guard let path else { return arguments }
+    return ["run"] + (try ConfigFile.arguments(path: path)) + rest
 }
 
 /// An error that ends the command with a specific exit status and a one-line message.
