@@ -231,8 +231,8 @@ def run_kiosk(args, workdir):
         ranks = [order.index(s) for s in states if s in order]
         check("states run waiting → downloading → (finishing) → success → done",
               states[:1] == ["waiting"] and states[-1] == "done" and "success" in states and ranks == sorted(ranks), " ".join(states))
-        text = open(serial, errors="replace").read()
-        check("the downloaded file is intact", "BOARD: payload ok" in text)
+        intact = wait_for(serial, r"BOARD: (payload ok|end)", 60).group(1)
+        check("the downloaded file is intact", intact == "payload ok")
         w, h, pixels = read_ppm(before)
         check("the default animation is on screen while waiting", len(set(pixels[i:i + 3] for i in range(0, len(pixels), 3 * 97))) > 5,
               f"{w}x{h}")
