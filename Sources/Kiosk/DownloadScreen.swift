@@ -22,6 +22,10 @@ public final class DownloadScreen {
         public var finishSpeed = 4.0
         /// How long the water takes to ease to each new download figure.
         public var easing = 0.6
+        /// Colours that turn to `failureColor` when the download fails (the default
+        /// animation's water); keypaths that match nothing are ignored.
+        public var failureKeypaths = [Keypath("Boat.Front Water.Fill 1.Color"), Keypath("Boat.Back Water.Fill 1.Color")]
+        public var failureColor = RGBA(r: 0.55, g: 0.32, b: 0.36)
 
         public init() {}
     }
@@ -119,6 +123,16 @@ public final class DownloadScreen {
         state = .failed
         self.message = message
         player.pause()
+        // A visible failed state: the sea turns a muted red and the picture holds.
+        for keypath in configuration.failureKeypaths {
+            renderer.setValueProvider(ConstantValueProvider(configuration.failureColor), keypath: keypath)
+        }
+    }
+
+    /// Draws `frame` when anything changed since the last call; returns whether it drew.
+    @discardableResult
+    public func render(frame: Double, viewport: Viewport, background: Color = .black, into surface: inout Surface) -> Bool {
+        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface)
     }
 
     /// Advances to the clock's time; returns the animation frame to draw.

@@ -129,7 +129,6 @@ struct Run: ParsableCommand {
         if !screen.drivesProperty {
             printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
         }
-        var drawer = screen.renderer
         let requests = urls.indices.map { i -> DownloadRequest in
             let sum = i < checksums.count ? checksums[i] : nil
             return sum?.hasPrefix("url:") == true
@@ -191,7 +190,6 @@ struct Run: ParsableCommand {
                     }
                     session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
                     screen = makeScreen()
-                    drawer = screen.renderer
                     screen.startDownloading()
                     reported = false
                     failure = nil
@@ -212,11 +210,20 @@ struct Run: ParsableCommand {
                     control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
                 }
             }
-            if let input, screen.state == .waiting || screen.state == .idle, session != nil {
+            if let input, screen.state == .waiting || screen.state == .idle || screen.state == .failed, session != nil {
                 let presses = input.poll()
                 for m in input.takeMessages() { printStatus(m) }
                 if let press = presses.first {
-                    printStatus("input: key \(press.code) on \(press.device): starting the download")
+                    if screen.state == .failed {
+                        // Try again: a fresh screen and session; the .part files resume.
+                        printStatus("input: key \(press.code): retrying the download")
+                        session = DownloadSession(requests: session!.status.files.map(\.request))
+                        screen = makeScreen()
+                        reported = false
+                        failure = nil
+                    } else {
+                        printStatus("input: key \(press.code) on \(press.device): starting the download")
+                    }
                     screen.startDownloading()
                 }
             }
@@ -249,7 +256,7 @@ struct Run: ParsableCommand {
             }
             let frame = screen.tick()
             let renderStart = DRMPresenter.monotonicNow()
-            if drawer.renderIfChanged(frame: frame, viewport: viewport, background: .black, into: &surface) {
+            if screen.render(frame: frame, viewport: viewport, background: .black, into: &surface) {
                 version &+= 1
                 renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
             }
@@ -276,7 +283,9 @@ struct Run: ParsableCommand {
             }
             sequence += 1
             if (screen.state == .failed || screen.state == .done) && control == nil {
-                if onComplete != "hold" || realtime { break }
+                // With --trigger input a failure waits for a key to retry.
+                let waitsForRetry = screen.state == .failed && input != nil && !realtime
+                if (onComplete != "hold" || realtime) && !waitsForRetry { break }
             }
         }
         if interactive { FileHandleWriter.stderr("\n") }

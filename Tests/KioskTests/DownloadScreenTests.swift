@@ -126,6 +126,24 @@ final class DefaultAnimationTests: XCTestCase {
         XCTAssertTrue(AnimationRenderer.keypaths(of: animation).contains { $0.keypath == "Boat.Transform.Position" })
     }
 
+    func testAFailedDownloadTurnsTheSeaRed() throws {
+        let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
+        let clock = VirtualClock()
+        let viewport = Viewport(width: 160, height: 90, contentMode: .fill)
+        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
+        screen.startDownloading()
+        var surface = Surface(width: 160, height: 90)
+        screen.render(frame: screen.tick(), viewport: viewport, into: &surface)
+        let blue = Color(premultiplied: surface.pixels[85 * 160 + 80])
+        XCTAssertGreaterThan(blue.b, blue.r)
+        screen.downloadFailed("HTTP status 404")
+        clock.now = 1
+        XCTAssertTrue(screen.render(frame: screen.tick(), viewport: viewport, into: &surface))
+        let red = Color(premultiplied: surface.pixels[85 * 160 + 80])
+        XCTAssertGreaterThan(red.r, red.b)
+        XCTAssertEqual(screen.state, .failed)
+    }
+
     func testTheLoopIsSeamless() throws {
         let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
         let viewport = Viewport(width: 320, height: 180, contentMode: .fill)
