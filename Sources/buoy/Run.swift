@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
         """
     )
 
-    @Option(help: "A Lottie JSON file (default: Buoy's own boat on the waves).")
+    @Option(help: "A Lottie JSON file or URL (cached for offline boots; default: Buoy's own boat on the waves).")
     var animation: String?
 
     @Option(name: .customLong("url"), help: "A URL to download (repeatable).")
@@ -94,7 +94,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let renderer: AnimationRenderer
         if let animation {
-            renderer = try loadRenderer(path: animation)
+            renderer = try loadRenderer(path: animation.contains("://") ? try AnimationCache.fetch(animation) : animation)
         } else {
             renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
         }
