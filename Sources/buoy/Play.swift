@@ -20,26 +20,7 @@ struct Play: ParsableCommand {
     @Argument(help: "The Lottie JSON file.")
     var animation: String
 
-    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless:DIR or y4m:PATH|-")
-    var display: String = "auto"
-
-    @Option(help: "Output size WxH for headless and y4m (default: the animation's size).")
-    var size: Size?
-
-    @Option(help: "DRM mode WxH[@HZ] (default: the connector's preferred mode).")
-    var mode: String?
-
-    @Option(help: "Virtual refresh rate for headless and y4m.")
-    var fps: Double = 60
-
-    @Option(help: "Keep every Nth frame (headless).")
-    var every: Int = 1
-
-    @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise (on top of the panel's own orientation).")
-    var rotate: Int = 0
-
-    @Option(name: .customLong("pixel-format"), help: "DRM scan-out format: auto (XRGB8888, else RGB565), xrgb8888 or rgb565.")
-    var pixelFormat: String = "auto"
+    @OptionGroup var output: DisplayOptions
 
     @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
     var contentMode: ContentMode = .fit
@@ -69,21 +50,10 @@ struct Play: ParsableCommand {
     var trace: String?
 
     func validate() throws {
-        guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
-        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
-        guard ["auto", "xrgb8888", "rgb565"].contains(pixelFormat) else { throw ValidationError("--pixel-format must be auto, xrgb8888 or rgb565") }
-        if let mode, ModeRequest(mode) == nil { throw ValidationError("--mode: expected WxH or WxH@HZ, e.g. 1280x720@60") }
-        guard fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
-        guard every >= 1 else { throw ValidationError("--every must be at least 1") }
         guard speed.isFinite, speed != 0 else { throw ValidationError("--speed must be a non-zero number") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be positive") }
         for p in [fromProgress, toProgress] where !(p >= 0 && p <= 1) { throw ValidationError("progress must be within 0...1") }
-        if loop && duration == nil, let spec = DisplaySpec(display) {
-            switch spec {
-            case .headless, .y4m: throw ValidationError("--loop to files needs --duration")
-            default: break
-            }
-        }
+        if loop && duration == nil && output.writesFiles { throw ValidationError("--loop to files needs --duration") }
     }
 
     func run() throws {
@@ -92,12 +62,7 @@ struct Play: ParsableCommand {
             throw CommandFailure.badArguments("--set \(assignment.keypath): matches no property of that value type")
         }
         let anim = renderer.animation
-        let presenter: Presenter
-        do {
-            presenter = try openPresenter(DisplaySpec(display)!, animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
-        } catch let error as DisplayError {
-            throw CommandFailure.display("\(error)")
-        }
+        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
         let stop = StopRequest()
         defer { presenter.close() }
         let traceFile = try trace.map { path in
@@ -146,27 +111,6 @@ struct Play: ParsableCommand {
         if let signal = stop.signal {
             presenter.close()
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
-        }
-    }
-
-    func openPresenter(_ spec: DisplaySpec, animationSize: (Int, Int)) throws -> Presenter {
-        let turn = Rotation(rawValue: rotate)!
-        let w = size?.width ?? animationSize.0, h = size?.height ?? animationSize.1
-        switch spec {
-        case .headless(let dir): return try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every)
-        case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps)
-        case .drm(let device):
-            return try DRMPresenter(device: device, modeRequest: mode.flatMap(ModeRequest.init), rotate: turn,
-                                    format: PixelFormat(rawValue: pixelFormat))
-        case .fbdev(let device): return try FBDevPresenter(device: device, rotate: turn)
-        case .auto:
-            do {
-                return try DRMPresenter(device: nil, modeRequest: mode.flatMap(ModeRequest.init), rotate: turn)
-            } catch let drmError as DisplayError {
-                do { return try FBDevPresenter(device: "/dev/fb0", rotate: turn) } catch let fbError as DisplayError {
-                    throw DisplayError(device: "auto", reason: "no display: DRM (\(drmError)); fbdev (\(fbError))")
-                }
-            }
         }
     }
 }

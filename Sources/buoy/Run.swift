@@ -34,20 +34,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable), or url:URL of a .sha256 file.")
     var checksums: [String] = []
 
-    @Option(help: "auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH|-")
-    var display: String = "auto"
-
-    @Option(help: "Output size WxH for headless and y4m.")
-    var size: Size?
-
-    @Option(help: "Refresh rate for headless and y4m.")
-    var fps: Double = 60
-
-    @Option(help: "Keep every Nth frame (headless).")
-    var every: Int = 1
-
-    @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise.")
-    var rotate: Int = 0
+    @OptionGroup var output: DisplayOptions
 
     @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
     var contentMode: ContentMode = .fill
@@ -82,13 +69,10 @@ struct Run: ParsableCommand {
         for c in checksums where !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
-        guard DisplaySpec(display) != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
-        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
             throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
         }
-        guard every >= 1, fps > 0 else { throw ValidationError("--every and --fps must be positive") }
     }
 
     func run() throws {
@@ -100,14 +84,7 @@ struct Run: ParsableCommand {
         }
         let anim = renderer.animation
         let animationName = animation ?? "the default animation"
-        let presenter: Presenter
-        do {
-            let play = try Play.parse(["-", "--display", display, "--fps", String(fps), "--every", String(every), "--rotate", String(rotate)]
-                                      + (size.map { ["--size", "\($0.width)x\($0.height)"] } ?? []))
-            presenter = try play.openPresenter(DisplaySpec(display)!, animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
-        } catch let error as DisplayError {
-            throw CommandFailure.display("\(error)")
-        }
+        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
         defer { presenter.close() }
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
@@ -151,7 +128,7 @@ struct Run: ParsableCommand {
 
         // Files and streams have virtual time; pace them to the wall clock so the picture
         // follows the real download.
-        let realtime = presenter is HeadlessPresenter || presenter is Y4MPresenter
+        let realtime = output.writesFiles
         let wallStart = DRMPresenter.monotonicNow()
         let start = clock.now
         var surface = Surface(width: presenter.width, height: presenter.height)

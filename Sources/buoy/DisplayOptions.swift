@@ -1,0 +1,72 @@
+import ArgumentParser
+import Display
+import Raster
+
+/// Where and how frames are shown: the options `buoy play` and `buoy run` share.
+struct DisplayOptions: ParsableArguments {
+    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless:DIR or y4m:PATH|-")
+    var display: String = "auto"
+
+    @Option(help: "Output size WxH for headless and y4m (default: the animation's size).")
+    var size: Size?
+
+    @Option(help: "DRM mode WxH[@HZ] (default: the connector's preferred mode).")
+    var mode: String?
+
+    @Option(help: "Virtual refresh rate for headless and y4m.")
+    var fps: Double = 60
+
+    @Option(help: "Keep every Nth frame (headless).")
+    var every: Int = 1
+
+    @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise (on top of the panel's own orientation).")
+    var rotate: Int = 0
+
+    @Option(name: .customLong("pixel-format"), help: "DRM scan-out format: auto (XRGB8888, else RGB565), xrgb8888 or rgb565.")
+    var pixelFormat: String = "auto"
+
+    var spec: DisplaySpec? { DisplaySpec(display) }
+
+    /// Files and streams, whose time is virtual.
+    var writesFiles: Bool {
+        switch spec {
+        case .headless?, .y4m?: return true
+        default: return false
+        }
+    }
+
+    func validate() throws {
+        guard spec != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
+        guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
+        guard ["auto", "xrgb8888", "rgb565"].contains(pixelFormat) else { throw ValidationError("--pixel-format must be auto, xrgb8888 or rgb565") }
+        if let mode, ModeRequest(mode) == nil { throw ValidationError("--mode: expected WxH or WxH@HZ, e.g. 1280x720@60") }
+        guard fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
+        guard every >= 1 else { throw ValidationError("--every must be at least 1") }
+    }
+
+    /// Opens the display; a missing or busy one is exit status 4 with the device named.
+    func openPresenter(animationSize: (Int, Int)) throws -> Presenter {
+        let turn = Rotation(rawValue: rotate)!
+        let w = size?.width ?? animationSize.0, h = size?.height ?? animationSize.1
+        let modeRequest = mode.flatMap(ModeRequest.init)
+        do {
+            switch spec! {
+            case .headless(let dir): return try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every)
+            case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps)
+            case .drm(let device):
+                return try DRMPresenter(device: device, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
+            case .fbdev(let device): return try FBDevPresenter(device: device, rotate: turn)
+            case .auto:
+                do {
+                    return try DRMPresenter(device: nil, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
+                } catch let drmError as DisplayError {
+                    do { return try FBDevPresenter(device: "/dev/fb0", rotate: turn) } catch let fbError as DisplayError {
+                        throw DisplayError(device: "auto", reason: "no display: DRM (\(drmError)); fbdev (\(fbError))")
+                    }
+                }
+            }
+        } catch let error as DisplayError {
+            throw CommandFailure.display("\(error)")
+        }
+    }
+}
