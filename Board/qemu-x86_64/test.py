@@ -144,6 +144,20 @@ def run_gpu(args, gpu, workdir):
     return results
 
 
+def boot(args, directory, scenario, gpu, env=None):
+    """Builds an initramfs for `scenario` in `directory` and boots it; returns (vm, serial, qmp)."""
+    os.makedirs(directory, exist_ok=True)
+    subprocess.run([os.path.join(HERE, "build-initramfs.sh"), directory, os.path.join(HERE, scenario), args.animation],
+                   check=True, env=env)
+    serial = os.path.join(directory, "serial.log")
+    qmp_path = os.path.join(directory, "qmp.sock")
+    for p in (serial, qmp_path):
+        if os.path.exists(p):
+            os.remove(p)
+    vm = subprocess.Popen([os.path.join(HERE, "run.sh"), os.path.join(directory, "initramfs.cpio"), serial, qmp_path, gpu])
+    return vm, serial, qmp_path
+
+
 def run_vkms(args, workdir):
     """Pacing on vkms's 60 Hz vblank: a held frame must flip at 60 Hz with few misses; animated
     playback keeps animation time equal to presentation time (frames skipped, never slowed)."""
@@ -158,15 +172,7 @@ def run_vkms(args, workdir):
     except subprocess.CalledProcessError as e:
         check("vkms builds from linux-source", False, e.stderr[-2000:])
         return results
-    env = dict(os.environ, BOARD_EXTRA_MODULES=ko)
-    subprocess.run([os.path.join(HERE, "build-initramfs.sh"), vdir, os.path.join(HERE, "scenario-vkms.sh"), args.animation],
-                   check=True, env=env)
-    serial = os.path.join(vdir, "serial.log")
-    qmp_path = os.path.join(vdir, "qmp.sock")
-    for p in (serial, qmp_path):
-        if os.path.exists(p):
-            os.remove(p)
-    vm = subprocess.Popen([os.path.join(HERE, "run.sh"), os.path.join(vdir, "initramfs.cpio"), serial, qmp_path, "none"])
+    vm, serial, _ = boot(args, vdir, "scenario-vkms.sh", "none", env=dict(os.environ, BOARD_EXTRA_MODULES=ko))
     try:
         wait_for(serial, r"BOARD: end", 300)
         text = open(serial, errors="replace").read()
@@ -203,15 +209,7 @@ def run_kiosk(args, workdir):
         results.append(ok)
         print(f"{'PASS' if ok else 'FAIL'} [kiosk] {name}" + (f": {detail}" if detail else ""), flush=True)
     kdir = os.path.join(workdir, "kiosk")
-    os.makedirs(kdir, exist_ok=True)
-    subprocess.run([os.path.join(HERE, "build-initramfs.sh"), kdir, os.path.join(HERE, "scenario-kiosk.sh"), args.animation],
-                   check=True)
-    serial = os.path.join(kdir, "serial.log")
-    qmp_path = os.path.join(kdir, "qmp.sock")
-    for p in (serial, qmp_path):
-        if os.path.exists(p):
-            os.remove(p)
-    vm = subprocess.Popen([os.path.join(HERE, "run.sh"), os.path.join(kdir, "initramfs.cpio"), serial, qmp_path, "std"])
+    vm, serial, qmp_path = boot(args, kdir, "scenario-kiosk.sh", "std")
     try:
         qmp = QMP(qmp_path)
         wait_for(serial, r"BOARD: waiting for a key", 180)
