@@ -40,7 +40,7 @@ struct Demo: ParsableCommand {
         let payload = (output as NSString).appendingPathComponent("payload.bin")
         try? FileManager.default.removeItem(atPath: payload)
         printStatus("serving \(bytes) bytes at \(rate) bytes/s on http://127.0.0.1:\(server.port)/payload.bin")
-        var run = try Run.parse(["--url", "http://127.0.0.1:\(server.port)/payload.bin", "--output", payload,
+        let run = try Run.parse(["--url", "http://127.0.0.1:\(server.port)/payload.bin", "--output", payload,
                                  "--sha256", server.sha256, "--display", "headless:\(frames)", "--size", "\(size.width)x\(size.height)",
                                  "--fps", String(fps), "--trace", (output as NSString).appendingPathComponent("trace.jsonl")])
         try run.run()
