@@ -133,6 +133,7 @@ struct Run: ParsableCommand {
         let start = clock.now
         var surface = Surface(width: presenter.width, height: presenter.height)
         var version: UInt64 = 0
+        var drawnVersion: UInt64 = .max
         var renderSeconds = 0.0
         var sequence = 0
         var reported = false
@@ -140,6 +141,12 @@ struct Run: ParsableCommand {
         var subscribers: [Int32] = []
         var lastEvent = 0.0
         var quit = false
+        var status = StatusLine(text: "", width: presenter.width, height: presenter.height)
+        func show(_ text: String) {
+            printStatus(text)
+            status = StatusLine(text: text, width: presenter.width, height: presenter.height)
+            version &+= 1
+        }
         let interactive = isatty(STDERR_FILENO) != 0
 
         func statusEvent(_ name: String) -> [String: Any] {
@@ -178,7 +185,7 @@ struct Run: ParsableCommand {
                     session?.cancel()
                     control?.send(["event": "ok"], to: request.client)
                 case "message":
-                    printStatus(request.fields["text"] ?? "")
+                    show(request.fields["text"] ?? "")
                     control?.send(["event": "ok"], to: request.client)
                 case "quit":
                     control?.send(["event": "ok"], to: request.client)
@@ -196,6 +203,7 @@ struct Run: ParsableCommand {
                         printStatus("input: key \(press.code): retrying the download")
                         session = DownloadSession(requests: session!.status.files.map(\.request))
                         screen = makeScreen()
+                        show("")
                         reported = false
                         failure = nil
                     } else {
@@ -207,7 +215,7 @@ struct Run: ParsableCommand {
             for command in fifo?.poll() ?? [] {
                 switch command {
                 case .progress(let p): if external { screen.update(downloadFraction: p) }
-                case .message(let text): printStatus(text)
+                case .message(let text): show(text)
                 case .quit:
                     if external && !reported { reported = true; screen.downloadSucceeded() }
                 }
@@ -223,6 +231,7 @@ struct Run: ParsableCommand {
                         failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
                         screen.downloadFailed(failure!)
                         printWarning(failure!)
+                        show(input != nil ? "Download failed — press a key to retry" : "Download failed: " + failure!)
                     }
                 }
             }
@@ -233,8 +242,12 @@ struct Run: ParsableCommand {
             }
             let frame = screen.tick()
             let renderStart = DRMPresenter.monotonicNow()
-            if screen.render(frame: frame, viewport: viewport, background: .black, into: &surface) {
+            let statusVersion = version
+            if screen.render(frame: frame, viewport: viewport, background: .black, into: &surface) || statusVersion != drawnVersion {
+                if statusVersion != drawnVersion { screen.renderer.render(frame: frame, viewport: viewport, background: .black, into: &surface) }
+                status.draw(into: &surface)
                 version &+= 1
+                drawnVersion = version
                 renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
             }
             let shown: Presentation

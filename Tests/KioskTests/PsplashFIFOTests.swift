@@ -1,5 +1,6 @@
 import Foundation
 import Kiosk
+import Raster
 import XCTest
 
 final class PsplashFIFOTests: XCTestCase {
@@ -24,5 +25,19 @@ final class PsplashFIFOTests: XCTestCase {
         FileManager.default.createFile(atPath: path, contents: Data())
         defer { unlink(path) }
         XCTAssertThrowsError(try PsplashFIFO(path: path)) { XCTAssertTrue("\($0)".contains("not a FIFO")) }
+    }
+}
+
+final class StatusLineTests: XCTestCase {
+    func testTextIsDrawnInABandAtTheBottom() {
+        var surface = Surface(width: 320, height: 180, clearColor: .black)
+        StatusLine(text: "Installing \"update\" 1.4", width: 320, height: 180).draw(into: &surface)
+        let top = surface.pixels[0..<(320 * 150)]
+        XCTAssertTrue(top.allSatisfy { $0 == 0xff00_0000 }, "nothing above the band")
+        let band = surface.pixels[(320 * 165)..<(320 * 175)]
+        XCTAssertTrue(band.contains { ($0 >> 16) & 0xff > 200 && ($0 & 0xff) > 200 }, "white text in the band")
+        var empty = Surface(width: 32, height: 18, clearColor: .black)
+        StatusLine(text: "", width: 32, height: 18).draw(into: &empty)
+        XCTAssertTrue(empty.pixels.allSatisfy { $0 == 0xff00_0000 })
     }
 }
