@@ -20,6 +20,9 @@ public final class DownloadScreen {
         public var loopSegment: ClosedRange<Double> = 0...0.5
         public var successSegment: ClosedRange<Double> = 0.5...1
         public var finishSpeed = 4.0
+        /// How far the water rises at 100 %, in display heights (1: from the centre to one
+        /// display height above; more for animations whose water line sits low).
+        public var lift = 1.0
         /// How long the water takes to ease to each new download figure.
         public var easing = 0.6
         /// Colours that turn to `failureColor` when the download fails (the default
@@ -57,7 +60,7 @@ public final class DownloadScreen {
             // fit and fill), upwards.
             let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
             let unitsPerPixel = 1 / max(abs(toSurface.d), 1e-9)
-            let lift = Double(viewport.height) * unitsPerPixel
+            let lift = Double(viewport.height) * configuration.lift * unitsPerPixel
             let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x, y: start.y - lift))
             water = renderer.setValueProvider(provider, keypath: configuration.progressKeypath) > 0 ? provider : nil
         } else {

@@ -42,6 +42,9 @@ struct Run: ParsableCommand {
     @Option(help: "The position the download drives.")
     var keypath: String = "Boat.Transform.Position"
 
+    @Option(help: "How far it rises at 100 %, in display heights.")
+    var lift: Double = 1
+
     @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, exec:COMMAND (run it with /bin/sh after success) or reboot.")
     var onComplete: String = "exit"
 
@@ -69,6 +72,7 @@ struct Run: ParsableCommand {
         for c in checksums where !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
+        guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
             throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
@@ -100,6 +104,7 @@ struct Run: ParsableCommand {
         let clock = VirtualClock(now: presenter.nextPresentationTime())
         var config = DownloadScreen.Configuration()
         config.progressKeypath = Keypath(keypath)
+        config.lift = lift
         // One screen per download sequence; a daemon starts a fresh one for each fetch.
         func makeScreen() -> DownloadScreen { DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config) }
         var screen = makeScreen()

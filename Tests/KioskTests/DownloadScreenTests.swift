@@ -18,10 +18,12 @@ final class DownloadScreenTests: XCTestCase {
     }
 
     /// The water's share of the screen at a download fraction.
-    func waterShare(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, fraction: Double) -> Double {
+    func waterShare(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, fraction: Double, lift: Double = 1) -> Double {
         let clock = VirtualClock()
         let viewport = Viewport(width: w, height: h, contentMode: .fill)
-        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
+        var configuration = DownloadScreen.Configuration()
+        configuration.lift = lift
+        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: configuration)
         screen.startDownloading()
         screen.update(downloadFraction: fraction)
         clock.now = 2
@@ -46,6 +48,15 @@ final class DownloadScreenTests: XCTestCase {
             let shares = [0.0, 0.5, 1.0].map { waterShare(renderer, w, h, fraction: $0) }
             XCTAssertEqual(shares, shares.sorted(), "\(w)x\(h): \(shares)")
             XCTAssertGreaterThan(shares[2], shares[0] + 0.3, "\(w)x\(h): \(shares)")
+        }
+    }
+
+    /// Boat_Loader's water line sits low in its layer: on landscape screens it needs a
+    /// larger lift to fill the screen at 100 % (`buoy run --lift 1.5`).
+    func testALargerLiftFillsLandscapeScreens() throws {
+        let renderer = try boat()
+        for (w, h) in [(1920, 1080), (800, 480), (1080, 1920)] {
+            XCTAssertGreaterThanOrEqual(waterShare(renderer, w, h, fraction: 1, lift: 1.5), 0.98, "\(w)x\(h)")
         }
     }
 
