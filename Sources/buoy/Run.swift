@@ -54,6 +54,12 @@ struct Run: ParsableCommand {
     @Option(help: "Serve the control socket here (e.g. /run/buoy.sock): fetch, status, cancel, message, quit. Keeps running after a download.")
     var socket: String?
 
+    @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
+    var socketGroup: String?
+
+    @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds (default: only on a key with --trigger input).")
+    var retryAfter: Double?
+
     @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
     var psplashFIFO: String?
 
@@ -72,6 +78,7 @@ struct Run: ParsableCommand {
         for c in checksums where !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
+        if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
         guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
@@ -96,7 +103,12 @@ struct Run: ParsableCommand {
         defer { traceFile?.close() }
         let stop = StopRequest()
         let control: ControlServer?
-        do { control = try socket.map { try ControlServer(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        var group: gid_t?
+        if let socketGroup {
+            guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
+            group = entry.pointee.gr_gid
+        }
+        do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
 
@@ -143,6 +155,7 @@ struct Run: ParsableCommand {
         var sequence = 0
         var reported = false
         var failure: String?
+        var failedAt: Double?
         var subscribers: [Int32] = []
         var lastEvent = 0.0
         var quit = false
@@ -217,6 +230,16 @@ struct Run: ParsableCommand {
                     screen.startDownloading()
                 }
             }
+            if let retryAfter, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= retryAfter, let s = session {
+                printStatus("retrying the download")
+                session = DownloadSession(requests: s.status.files.map(\.request))
+                screen = makeScreen()
+                reported = false
+                failure = nil
+                failedAt = nil
+                show("")
+                screen.startDownloading()
+            }
             for command in fifo?.poll() ?? [] {
                 switch command {
                 case .progress(let p): if external { screen.update(downloadFraction: p) }
@@ -235,8 +258,10 @@ struct Run: ParsableCommand {
                     } else {
                         failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
                         screen.downloadFailed(failure!)
+                        failedAt = DRMPresenter.monotonicNow()
                         printWarning(failure!)
-                        show(input != nil ? "Download failed — press a key to retry" : "Download failed: " + failure!)
+                        show(input != nil ? "Download failed — press a key to retry"
+                             : retryAfter != nil ? "Download failed — retrying in \(Int(retryAfter!)) s" : "Download failed: " + failure!)
                     }
                 }
             }
@@ -279,7 +304,7 @@ struct Run: ParsableCommand {
             sequence += 1
             if (screen.state == .failed || screen.state == .done) && control == nil {
                 // With --trigger input a failure waits for a key to retry.
-                let waitsForRetry = screen.state == .failed && input != nil && !realtime
+                let waitsForRetry = screen.state == .failed && ((input != nil && !realtime) || retryAfter != nil)
                 if (onComplete != "hold" || realtime) && !waitsForRetry { break }
             }
         }
