@@ -1,0 +1,24 @@
+# Daemon scenario: buoy holds the display with its control socket; an operator's `buoy fetch`
+# downloads through it from a throttled server in the guest while a second client polls the
+# status; the host takes screendumps as the water rises.
+ifconfig lo 127.0.0.1 up
+buoy serve --port 8080 --bytes 2400000 --rate 400000 > /tmp/serve.txt &
+for i in $(seq 1 100); do [ -s /tmp/serve.txt ] && break; sleep 0.1; done
+sum=$(sed -n 's/.*sha256=//p' /tmp/serve.txt)
+buoy run --socket /tmp/buoy.sock --display drm --trace /tmp/daemon.jsonl &
+daemon=$!
+for i in $(seq 1 600); do [ -S /tmp/buoy.sock ] && [ -s /tmp/daemon.jsonl ] && break; sleep 0.1; done
+echo "BOARD: daemon ready"
+buoy fetch http://127.0.0.1:8080/payload.bin -o /tmp/payload.bin --sha256 "$sum" --socket /tmp/buoy.sock --json > /tmp/fetch.jsonl &
+fetch=$!
+sleep 1
+echo "BOARD: status $(buoy status --socket /tmp/buoy.sock)"
+echo "BOARD: rising-1"
+sleep 2
+echo "BOARD: status $(buoy status --socket /tmp/buoy.sock)"
+echo "BOARD: rising-2"
+wait $fetch
+echo "BOARD: fetch exit $? events $(wc -l < /tmp/fetch.jsonl) last $(tail -n 1 /tmp/fetch.jsonl)"
+echo "BOARD: states $(sed -n 's/.*"state":"\([a-z]*\)".*/\1/p' /tmp/daemon.jsonl | uniq | tr '\n' ' ')"
+kill -TERM $daemon; wait $daemon
+echo "BOARD: end"
