@@ -116,8 +116,10 @@ public final class DownloadScreen {
         guard state == .downloading || state == .waiting || state == .idle else { return }
         ease(to: 1)
         state = .finishing
-        player.finishLoop(finishSpeed: configuration.finishSpeed, thenPlayToProgress: configuration.successSegment.upperBound,
-                          thenSpeed: 1) { [weak self] finished in
+        let from = configuration.successSegment.lowerBound
+        player.finishLoop(finishSpeed: configuration.finishSpeed,
+                          thenPlayFromProgress: abs(from - configuration.loopSegment.upperBound) < 1e-9 ? nil : from,
+                          thenPlayToProgress: configuration.successSegment.upperBound, thenSpeed: 1) { [weak self] finished in
             if finished { self?.state = .done }
         }
     }

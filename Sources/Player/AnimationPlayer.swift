@@ -121,8 +121,8 @@ public final class AnimationPlayer {
     /// looping and plays on, at `finishSpeed`, to its end; the next segment then starts at
     /// the exact instant the first one ends (no gap, no repeated frame), at speed
     /// `thenSpeed`, from there to `toProgress`, once; then `completion(true)`.
-    public func finishLoop(finishSpeed: Double = 4, thenPlayToProgress toProgress: Double = 1, thenSpeed: Double = 1,
-                           completion: Completion? = nil) {
+    public func finishLoop(finishSpeed: Double = 4, thenPlayFromProgress fromProgress: Double? = nil,
+                           thenPlayToProgress toProgress: Double = 1, thenSpeed: Double = 1, completion: Completion? = nil) {
         let now = clock.now
         _ = currentFrame(at: now)  // settle anything that already ended
         reanchor(at: now, oldSpeed: speed)
@@ -136,7 +136,9 @@ public final class AnimationPlayer {
             segment.endDistance = end
         }
         let to = frame(forProgress: toProgress)
-        queue = [Segment(from: segment.to, to: to, loopMode: .playOnce, endDistance: abs(to - segment.to), speed: thenSpeed,
+        // The second part starts where the loop ends unless another start is named.
+        let from = fromProgress.map(frame(forProgress:)) ?? segment.to
+        queue = [Segment(from: from, to: to, loopMode: .playOnce, endDistance: abs(to - from), speed: thenSpeed,
                          completion: completion)]
         if !isPlaying {
             // Nothing looping: go straight to the second part.

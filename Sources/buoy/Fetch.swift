@@ -33,6 +33,9 @@ struct Fetch: ParsableCommand {
     @Option(help: "The running daemon's control socket; when one answers there the download goes through it (and shows on its display).")
     var socket: String = "/run/buoy.sock"
 
+    @Option(help: "Without a daemon, show the download screen here too: auto (DRM, then fbdev, else the terminal only), none, or any --display of buoy run.")
+    var display: String = "auto"
+
     func validate() throws {
         if let sha256, sha256.count != 64 || sha256.contains(where: { !$0.isHexDigit }) {
             throw ValidationError("--sha256 must be 64 hex digits")
@@ -42,6 +45,17 @@ struct Fetch: ParsableCommand {
 
     func run() throws {
         if ControlClient.isListening(socket) { return try runThroughDaemon() }
+        if !json && display != "none" {
+            // Take the display ourselves; no display is not an error for a shell download.
+            var arguments = ["--url", url, "--output", output, "--display", display, "--on-complete", "exit"]
+            if let sha256 { arguments += ["--sha256", sha256] }
+            do {
+                let screen = try Run.parse(arguments)
+                return try screen.run()
+            } catch let failure as CommandFailure where failure.exitCode == 4 {
+                // fall through to the terminal-only download
+            }
+        }
         var policy = DownloadPolicy()
         policy.maxAttempts = retries
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)

@@ -45,6 +45,15 @@ struct Run: ParsableCommand {
     @Option(help: "How far it rises at 100 %, in display heights.")
     var lift: Double = 1
 
+    @Option(name: .customLong("loop-segment"), help: "The wave loop: A:B (progress), fA:fB (frames) or marker:NAME.")
+    var loopSegment: String = "0:0.5"
+
+    @Option(name: .customLong("success-segment"), help: "The success segment, in the same forms.")
+    var successSegment: String = "0.5:1"
+
+    @Option(help: "Key and button codes that start the download (Linux input codes, comma-separated).")
+    var keys: String?
+
     @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, exec:COMMAND (run it with /bin/sh after success) or reboot.")
     var onComplete: String = "exit"
 
@@ -117,6 +126,8 @@ struct Run: ParsableCommand {
         var config = DownloadScreen.Configuration()
         config.progressKeypath = Keypath(keypath)
         config.lift = lift
+        config.loopSegment = try SegmentOption(text: loopSegment).progressRange(in: anim)
+        config.successSegment = try SegmentOption(text: successSegment).progressRange(in: anim)
         // One screen per download sequence; a daemon starts a fresh one for each fetch.
         func makeScreen() -> DownloadScreen { DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config) }
         var screen = makeScreen()
@@ -132,7 +143,12 @@ struct Run: ParsableCommand {
         var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
         let external = requests.isEmpty && control == nil
-        let input = trigger == "input" ? InputWatcher(directory: inputDirectory) : nil
+        let codes = try keys.map { text -> Set<UInt32> in
+            let parsed = text.split(separator: ",").map { UInt32($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else { throw CommandFailure.badArguments("--keys: expected codes like 28,57") }
+            return Set(parsed.map { $0! })
+        } ?? InputWatcher.defaultCodes
+        let input = trigger == "input" ? InputWatcher(directory: inputDirectory, codes: codes) : nil
         if input != nil || (session == nil && !external) {
             screen.showWaiting()
         } else {
@@ -159,9 +175,10 @@ struct Run: ParsableCommand {
         var subscribers: [Int32] = []
         var lastEvent = 0.0
         var quit = false
-        var status = StatusLine(text: "", width: presenter.width, height: presenter.height)
+        var status = StatusLine(text: input != nil && session != nil ? "Press Enter, Space or touch the screen to start" : "",
+                                width: presenter.width, height: presenter.height)
         func show(_ text: String) {
-            printStatus(text)
+            if !text.isEmpty { printStatus(text) }
             status = StatusLine(text: text, width: presenter.width, height: presenter.height)
             version &+= 1
         }
@@ -226,6 +243,7 @@ struct Run: ParsableCommand {
                         failure = nil
                     } else {
                         printStatus("input: key \(press.code) on \(press.device): starting the download")
+                        show("")
                     }
                     screen.startDownloading()
                 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Checks the trace of `buoy demo`: while downloading the frames stay in the loop segment and
+the received fraction only grows; the finishing run is at 4x, the success segment at 1x from
+the loop's end; the run ends done at the last frame."""
+import json, sys
+
+rows = [json.loads(line) for line in open(sys.argv[1])]
+checks = []
+def check(name, ok, detail=""):
+    checks.append(ok)
+    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f": {detail}" if detail else ""))
+
+down = [r for r in rows if r["state"] == "downloading"]
+check("frames while downloading stay in the loop segment", all(r["progress"] <= 0.5 + 1e-6 for r in down), f"{len(down)} frames")
+fractions = [r["download"] for r in down if r["download"] is not None]
+check("the received fraction only grows", fractions == sorted(fractions) and len(fractions) > 3, f"{len(fractions)} figures")
+fin = [r for r in rows if r["state"] == "finishing"]
+check("finishing runs at 4x to the loop's end", all(r["speed"] == 4 and r["progress"] <= 0.5 + 1e-6 for r in fin), f"{len(fin)} frames")
+suc = [r for r in rows if r["state"] == "success"]
+check("the success segment plays at 1x after the loop", bool(suc) and all(r["speed"] == 1 and r["progress"] >= 0.5 - 1e-6 for r in suc),
+      f"{len(suc)} frames")
+order = ["downloading", "finishing", "success", "done"]
+states = [r["state"] for r in rows]
+ranks = [order.index(s) for s in states if s in order]
+check("states in order, ending done at the last frame", ranks == sorted(ranks) and states[-1] == "done" and rows[-1]["progress"] == 1)
+times = [r["t"] for r in rows]
+check("presentation times only grow", times == sorted(times))
+failed = len(checks) - sum(checks)
+print(f"demo-trace: {sum(checks)} passed, {failed} failed")
+sys.exit(1 if failed else 0)
