@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates Buoy's own default animation: a boat riding rolling waves under a light sky.
 
-Layers: Sky (gradient and sun), Boat (the water and the boat, anchored on the water line at
+Layers (a 1920x1080 composition): Sky (gradient and sun), Boat (the water and the boat, anchored on the water line at
 the centre so the download can lift it), Check (the success badge). Frames 0-120 (0-50 %) are
 a seamless wave loop: every motion completes whole cycles; frames 120-240 (50-100 %) are the
 success segment: the waves keep rolling and a check mark draws itself.
@@ -10,8 +10,8 @@ Writes the JSON to stdout, or with --swift the Swift source that embeds it.
 """
 import json, sys
 
-W, H, FR, OP, LOOP = 1000, 1000, 60, 240, 120
-LINE = 500  # the water line, at the centre
+W, H, FR, OP, LOOP = 1920, 1080, 60, 240, 120
+CX, LINE = W // 2, H // 2  # the boat and the water line, at the centre
 
 
 def static(v):
@@ -83,7 +83,7 @@ def group(name, items, tr=None):
 
 
 def water_group(name, color, wavelength, amplitude, phase, cycles, y):
-    v, i, o = wave(wavelength, amplitude, -2000 - phase, 3000, 3000)
+    v, i, o = wave(wavelength, amplitude, -3000 - phase, W + 3000, 4000)
     # Whole wavelengths per loop keep the loop seamless; the success half continues the motion.
     shift = anim([0, LOOP, OP], [[0, y], [wavelength * cycles, y], [2 * wavelength * cycles, y]], ease=False)
     return group(name, [path(v, i, o, name="Wave"), fill(color)], transform(p=(0, y)) | {"p": shift})
@@ -98,8 +98,8 @@ def boat_group():
     flag = path([[0, -128], [26, -120], [0, -112]], [[0, 0]] * 3, [[0, 0]] * 3, name="Flag")
     # Bobbing: two whole rolls and two whole heaves per loop.
     roll = anim([0, 30, 60, 90, 120, 150, 180, 210, 240], [-4, 4, -4, 4, -4, 4, -4, 4, -4])
-    heave = anim([0, 30, 60, 90, 120, 150, 180, 210, 240], [[500, 496], [500, 506], [500, 496], [500, 506], [500, 496],
-                                                          [500, 506], [500, 496], [500, 506], [500, 496]])
+    heave = anim([0, 30, 60, 90, 120, 150, 180, 210, 240],
+                 [[CX, LINE - 4] if i % 2 == 0 else [CX, LINE + 6] for i in range(9)])
     return group("Boat Body", [
         group("Flag", [flag, fill([0.97, 0.42, 0.28])]),
         group("Sail", [sail, fill([1, 1, 1])]),
@@ -107,36 +107,36 @@ def boat_group():
         group("Mast", [mast, stroke([0.22, 0.25, 0.32], 5)]),
         group("Deck", [deck, fill([0.55, 0.33, 0.2])]),
         group("Hull", [hull, fill([0.22, 0.25, 0.32])]),
-    ], transform(p=(500, 500)) | {"p": heave, "r": roll})
+    ], transform(p=(CX, LINE), s=(160, 160)) | {"p": heave, "r": roll})
 
 
 def build():
     sky = {
         "ty": 4, "nm": "Sky", "ind": 3, "ip": 0, "op": OP, "st": 0, "ks": layer_ks(),
         "shapes": [
-            group("Sun", [{"ty": "el", "nm": "Disc", "p": static([770, 300]), "s": static([110, 110])},
+            group("Sun", [{"ty": "el", "nm": "Disc", "p": static([CX + 520, LINE - 300]), "s": static([150, 150])},
                           fill([1, 0.86, 0.45])],
                   transform() | {"o": anim([0, 60, 120, 180, 240], [92, 100, 92, 100, 92])}),
-            group("Air", [{"ty": "rc", "nm": "Rect", "p": static([500, 500]), "s": static([4000, 4000]), "r": static(0)},
+            group("Air", [{"ty": "rc", "nm": "Rect", "p": static([CX, LINE]), "s": static([6000, 6000]), "r": static(0)},
                           {"ty": "gf", "nm": "Gradient", "o": static(100), "t": 1, "r": 1,
-                           "s": static([500, 0]), "e": static([500, 600]),
+                           "s": static([CX, LINE - 560]), "e": static([CX, LINE + 60]),
                            "g": {"p": 2, "k": static([0, 0.63, 0.83, 0.98, 1, 0.9, 0.96, 1])}}]),
         ],
     }
     boat = {
         "ty": 4, "nm": "Boat", "ind": 2, "ip": 0, "op": OP, "st": 0,
-        "ks": layer_ks(p=(500, LINE), a=(500, LINE)),
+        "ks": layer_ks(p=(CX, LINE), a=(CX, LINE)),
         "shapes": [
-            water_group("Front Water", [0.11, 0.5, 0.78], 320, 16, 0, 1, LINE + 22),
+            water_group("Front Water", [0.11, 0.5, 0.78], 480, 24, 0, 1, LINE + 32),
             boat_group(),
-            water_group("Back Water", [0.36, 0.68, 0.9], 260, 12, 90, -1, LINE - 6),
+            water_group("Back Water", [0.36, 0.68, 0.9], 400, 18, 130, -1, LINE - 8),
         ],
     }
     tick = path([[-38, 2], [-10, 30], [42, -26]], [[0, 0]] * 3, [[0, 0]] * 3, closed=False, name="Tick")
-    pop = anim([LOOP + 10, LOOP + 40, LOOP + 55], [[0, 0, 100], [112, 112, 100], [100, 100, 100]])
+    pop = anim([LOOP + 10, LOOP + 40, LOOP + 55], [[0, 0, 100], [150, 150, 100], [134, 134, 100]])
     check = {
         "ty": 4, "nm": "Check", "ind": 1, "ip": LOOP, "op": OP, "st": 0,
-        "ks": layer_ks(p=(500, 300)) | {"s": pop},
+        "ks": layer_ks(p=(CX, LINE - 290)) | {"s": pop},
         "shapes": [
             group("Badge", [
                 group("Mark", [tick, stroke([0.13, 0.62, 0.45], 14),

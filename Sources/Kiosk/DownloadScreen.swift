@@ -60,7 +60,10 @@ public final class DownloadScreen {
             // fit and fill), upwards.
             let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
             let unitsPerPixel = 1 / max(abs(toSurface.d), 1e-9)
-            let lift = Double(viewport.height) * configuration.lift * unitsPerPixel
+            // One display height — or the animation's own height on the display when that is
+            // taller (fill mode crops it): the water then fills the screen on any shape of display.
+            let animationPixels = renderer.animation.height / unitsPerPixel
+            let lift = max(Double(viewport.height), animationPixels) * configuration.lift * unitsPerPixel
             let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x, y: start.y - lift))
             water = renderer.setValueProvider(provider, keypath: configuration.progressKeypath) > 0 ? provider : nil
         } else {
