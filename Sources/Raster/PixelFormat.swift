@@ -20,6 +20,7 @@ extension Surface {
     /// shown as if composited on black (premultiplied colour is exactly that).
     public func write(to buffer: UnsafeMutableRawPointer, stride: Int, format: PixelFormat) {
         precondition(stride >= width * format.bytesPerPixel, "row stride too small for the surface width")
+        guard width > 0, height > 0 else { return }
         pixels.withUnsafeBufferPointer { px in
             for y in 0..<height {
                 let row = buffer + y * stride
