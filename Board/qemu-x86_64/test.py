@@ -74,11 +74,20 @@ def wait_for(log, pattern, timeout):
     raise TimeoutError(f"no '{pattern}' on the serial console within {timeout} s; log:\n" + text[-3000:])
 
 
+class Checks:
+    """Prints PASS/FAIL lines tagged with the board part and keeps the outcomes."""
+
+    def __init__(self, tag):
+        self.tag = tag
+        self.results = []
+
+    def __call__(self, name, ok, detail=""):
+        self.results.append(ok)
+        print(f"{'PASS' if ok else 'FAIL'} [{self.tag}] {name}" + (f": {detail}" if detail else ""), flush=True)
+
+
 def run_gpu(args, gpu, workdir):
-    results = []
-    def check(name, ok, detail=""):
-        results.append(ok)
-        print(f"{'PASS' if ok else 'FAIL'} [{gpu}] {name}" + (f": {detail}" if detail else ""), flush=True)
+    check = Checks(gpu)
 
     initramfs = os.path.join(workdir, "initramfs.cpio")
     serial = os.path.join(workdir, f"serial-{gpu}.log")
@@ -141,7 +150,7 @@ def run_gpu(args, gpu, workdir):
     finally:
         vm.kill()
         vm.wait()
-    return results
+    return check.results
 
 
 def boot(args, directory, scenario, gpu, env=None):
@@ -161,17 +170,14 @@ def boot(args, directory, scenario, gpu, env=None):
 def run_vkms(args, workdir):
     """Pacing on vkms's 60 Hz vblank: a held frame must flip at 60 Hz with few misses; animated
     playback keeps animation time equal to presentation time (frames skipped, never slowed)."""
-    results = []
-    def check(name, ok, detail=""):
-        results.append(ok)
-        print(f"{'PASS' if ok else 'FAIL'} [vkms] {name}" + (f": {detail}" if detail else ""), flush=True)
+    check = Checks("vkms")
     vdir = os.path.join(workdir, "vkms")
     os.makedirs(vdir, exist_ok=True)
     try:
         ko = subprocess.run([os.path.join(HERE, "build-vkms.sh"), vdir], check=True, capture_output=True, text=True).stdout.strip()
     except subprocess.CalledProcessError as e:
         check("vkms builds from linux-source", False, e.stderr[-2000:])
-        return results
+        return check.results
     vm, serial, _ = boot(args, vdir, "scenario-vkms.sh", "none", env=dict(os.environ, BOARD_EXTRA_MODULES=ko))
     try:
         wait_for(serial, r"BOARD: end", 300)
@@ -199,15 +205,12 @@ def run_vkms(args, workdir):
     finally:
         vm.kill()
         vm.wait()
-    return results
+    return check.results
 
 
 def run_kiosk(args, workdir):
     """An injected key starts the download; the screen runs the whole sequence; the file lands."""
-    results = []
-    def check(name, ok, detail=""):
-        results.append(ok)
-        print(f"{'PASS' if ok else 'FAIL'} [kiosk] {name}" + (f": {detail}" if detail else ""), flush=True)
+    check = Checks("kiosk")
     kdir = os.path.join(workdir, "kiosk")
     vm, serial, qmp_path = boot(args, kdir, "scenario-kiosk.sh", "std")
     try:
@@ -240,7 +243,7 @@ def run_kiosk(args, workdir):
     finally:
         vm.kill()
         vm.wait()
-    return results
+    return check.results
 
 
 def water_share(path):
@@ -256,10 +259,7 @@ def water_share(path):
 
 def run_daemon(args, workdir):
     """`buoy fetch` through the daemon's socket drives the panel while `buoy status` reads it."""
-    results = []
-    def check(name, ok, detail=""):
-        results.append(ok)
-        print(f"{'PASS' if ok else 'FAIL'} [daemon] {name}" + (f": {detail}" if detail else ""), flush=True)
+    check = Checks("daemon")
     ddir = os.path.join(workdir, "daemon")
     vm, serial, qmp_path = boot(args, ddir, "scenario-daemon.sh", "std")
     try:
@@ -289,7 +289,7 @@ def run_daemon(args, workdir):
     finally:
         vm.kill()
         vm.wait()
-    return results
+    return check.results
 
 
 def main():

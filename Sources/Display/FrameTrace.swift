@@ -27,6 +27,9 @@ public final class FrameTrace {
 
     private let handle: FileHandle
     private let path: String
+    /// The first write error (a full disk): kept so the caller can report it once, not
+    /// silently lose the trace.
+    public private(set) var failure: String?
 
     public init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
@@ -37,7 +40,10 @@ public final class FrameTrace {
     }
 
     public func record(_ entry: Entry) {
-        try? handle.write(contentsOf: Data((entry.json + "\n").utf8))
+        guard failure == nil else { return }
+        do { try handle.write(contentsOf: Data((entry.json + "\n").utf8)) } catch {
+            failure = "\(path): trace write failed: \(error.localizedDescription)"
+        }
     }
 
     public func close() { try? handle.close() }

@@ -124,9 +124,10 @@ public final class DownloadSession {
         t.attempt += 1
         // A destination that already has the expected checksum needs no download.
         if t.attempt == 1, let expected = request.sha256, let digest = try? Self.sha256(ofFile: request.destination), digest == expected {
-            let size = (try? FileManager.default.attributesOfItem(atPath: request.destination)[.size] as? Int64) ?? 0
-            status.files[t.index].received = size ?? 0
-            status.files[t.index].expected = size ?? 0
+            var st = stat()
+            let size = stat(request.destination, &st) == 0 ? Int64(st.st_size) : 0
+            status.files[t.index].received = size
+            status.files[t.index].expected = size
             status.files[t.index].cached = true
             status.files[t.index].state = .done
             return

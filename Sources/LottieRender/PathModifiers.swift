@@ -52,9 +52,9 @@ enum PathModifiers {
                 // A closing segment that ends on the first vertex folds into it.
                 if current.vertices.count > 1, let last = current.vertices.last, last == current.vertices[0] {
                     current.ins[0] = current.ins[current.ins.count - 1]
-                    current.vertices.removeLast(); current.ins.removeLast()
-                    let lastOut = current.outs.removeLast()
-                    _ = lastOut
+                    // The repeated end vertex folds into the first: its in-handle moves there; its
+                    // out-handle leads nowhere.
+                    current.vertices.removeLast(); current.ins.removeLast(); current.outs.removeLast()
                 }
                 current.closed = true
                 flush()

@@ -68,7 +68,10 @@ struct Play: ParsableCommand {
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
         }
-        defer { traceFile?.close() }
+        defer {
+            if let failure = traceFile?.failure { printWarning(failure) }
+            traceFile?.close()
+        }
 
         let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
         let clock = VirtualClock(now: presenter.nextPresentationTime())

@@ -109,7 +109,10 @@ struct Run: ParsableCommand {
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
         }
-        defer { traceFile?.close() }
+        defer {
+            if let failure = traceFile?.failure { printWarning(failure) }
+            traceFile?.close()
+        }
         let stop = StopRequest()
         let control: ControlServer?
         var group: gid_t?
