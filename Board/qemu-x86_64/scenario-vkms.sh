@@ -3,9 +3,9 @@
 summarize() {
     awk -v name="$1" -F'"missed":' '
         { split($2, a, "}"); missed += a[1]; n++
-          match($0, /"t":[0-9.]+/); t = substr($0, RSTART + 4, RLENGTH - 4)
+          match($0, /"t":[0-9.]+/); t = substr($0, RSTART + 4, RLENGTH - 4); if (n == 1) t0 = t
           match($0, /"frame":[0-9.]+/); f = substr($0, RSTART + 8, RLENGTH - 8) }
-        END { printf "BOARD: pacing %s frames=%d missed=%d seconds=%.3f lastframe=%.2f\n", name, n, missed, t, f }' "$2"
+        END { printf "BOARD: pacing %s frames=%d missed=%d first=%.3f seconds=%.3f lastframe=%.2f\n", name, n, missed, t0, t, f }' "$2"
 }
 for mode in 1280x720 1920x1080; do
     buoy play /animation.json --display drm --mode "$mode" --duration 4 --trace "/tmp/anim-$mode.jsonl" 2>/dev/null

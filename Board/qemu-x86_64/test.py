@@ -182,19 +182,25 @@ def run_vkms(args, workdir):
     try:
         wait_for(serial, r"BOARD: end", 300)
         text = open(serial, errors="replace").read()
-        runs = {m.group(1): dict(frames=int(m.group(2)), missed=int(m.group(3)), seconds=float(m.group(4)), last=float(m.group(5)))
-                for m in re.finditer(r"BOARD: pacing (\S+) frames=(\d+) missed=(\d+) seconds=([0-9.]+) lastframe=([0-9.]+)", text)}
+        runs = {m.group(1): dict(frames=int(m.group(2)), missed=int(m.group(3)), first=float(m.group(4)),
+                                 seconds=float(m.group(5)), last=float(m.group(6)))
+                for m in re.finditer(r"BOARD: pacing (\S+) frames=(\d+) missed=(\d+) first=([0-9.]+) seconds=([0-9.]+) lastframe=([0-9.]+)", text)}
         check("all pacing runs reported", len(runs) == 4, ", ".join(runs))
         r565 = re.search(r"BOARD: rgb565 exit (\d+) frames (\d+)", text)
         check("RGB565 scan-out, rotated 90°", bool(r565) and r565.group(1) == "0" and int(r565.group(2)) > 10,
               r565.group(0) if r565 else "no report")
         for name, r in sorted(runs.items()):
-            # Includes the modeset before the first flip, so a little under 60 even when no
-            # refresh is missed.
-            rate = (r["frames"] - 1) / r["seconds"] if r["seconds"] > 0 else 0
-            print(f"figure [vkms]: {name}: {r['frames']} frames in {r['seconds']:.2f} s ({rate:.1f} Hz), {r['missed']} refreshes missed", flush=True)
+            # The rate counts flips after the first one, so the modeset does not weigh on it.
+            span = r["seconds"] - r["first"]
+            rate = (r["frames"] - 1) / span if span > 0 else 0
+            print(f"figure [vkms]: {name}: {r['frames']} frames in {r['seconds']:.2f} s ({rate:.1f} Hz after the "
+                  f"first flip at {r['first']:.2f} s), {r['missed']} refreshes missed", flush=True)
             if name.startswith("held"):
-                check(f"{name} holds 60 Hz", 55 <= rate <= 63 and r["missed"] <= max(3, r["frames"] // 50),
+                # A held frame costs Buoy next to nothing, so it must flip at (nearly) every
+                # vblank. The guest runs under TCG on a shared 2-core host whose hiccups delay
+                # vkms's vblank timer itself: up to 1 refresh in 20 may go, 30 Hz pacing (a
+                # flip every other vblank) or a fixed timer would not pass.
+                check(f"{name} holds 60 Hz", 54 <= rate <= 63 and r["missed"] <= max(3, r["frames"] // 20),
                       f"{rate:.1f} Hz, {r['missed']} missed")
             else:
                 # Boat_Loader runs at 60 fps: animation frame = 60 × presentation time.
@@ -299,7 +305,7 @@ def main():
     ap.add_argument("--gpu", action="append")
     ap.add_argument("--keep")
     ap.add_argument("--no-vkms", action="store_true")
-    ap.add_argument("--only", help="run just one part: kiosk or daemon")
+    ap.add_argument("--only", help="run just one part: vkms, kiosk or daemon")
     args = ap.parse_args()
     workdir = args.keep or tempfile.mkdtemp(prefix="buoy-board-")
     os.makedirs(workdir, exist_ok=True)
@@ -307,7 +313,7 @@ def main():
                    check=True)
     results = []
     if args.only:
-        results += {"kiosk": run_kiosk, "daemon": run_daemon}[args.only](args, workdir)
+        results += {"vkms": run_vkms, "kiosk": run_kiosk, "daemon": run_daemon}[args.only](args, workdir)
     else:
         for gpu in args.gpu or ["std", "virtio"]:
             results += run_gpu(args, gpu, workdir)
