@@ -44,6 +44,12 @@ public struct Surface: Sendable {
         let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
         var colors = [UInt32](repeating: 0, count: rasterizer.width)
         let solid = shader.solidColor
+        // One colour and no clip mask: the run path. Everything else (and, in a test, a
+        // clip mask of full coverage) goes pixel by pixel, the reference the runs must match.
+        if let solid, clipValues == nil {
+            fillRuns(&rasterizer, rule: rule, opacity: Float(opacity), color: solid)
+            return
+        }
         pixels.withUnsafeMutableBufferPointer { px in
             colors.withUnsafeMutableBufferPointer { colors in
                 rasterizer.sweep(rule: rule, opacity: Float(opacity)) { y, x0, start, end, alpha in
@@ -69,6 +75,29 @@ public struct Surface: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// One colour, told by runs of coverage: the inside of the shape is stored (opaque) or
+    /// blended with one precomputed colour, and only the blocks at its edges go pixel by pixel.
+    private mutating func fillRuns(_ rasterizer: inout Rasterizer, rule: FillRule, opacity: Float, color: UInt32) {
+        let w = width
+        let opaque = color >> 24 == 255
+        pixels.withUnsafeMutableBufferPointer { px in
+            let pixels = px.baseAddress!
+            rasterizer.sweepRuns(rule: rule, opacity: opacity, constant: { y, x0, start, count, a in
+                let row = pixels + y * w + x0 + start
+                if a == 255 && opaque {
+                    row.update(repeating: color, count: count)
+                    return
+                }
+                let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
+                let inverse = 255 - src >> 24
+                if inverse == 255 { return }
+                for i in 0..<count { row[i] = src &+ PixelMath.scale(row[i], inverse) }
+            }, varying: { y, x0, start, count, alpha in
+                Self.blendSolid(color, pixels + y * w + x0, alpha, start, start + count)
+            })
         }
     }
 
