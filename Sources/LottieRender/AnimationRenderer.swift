@@ -18,6 +18,8 @@ public struct AnimationRenderer {
     let text: TextRenderer
     /// Providers in the order they were set; a later one wins where keypaths overlap.
     private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
+    /// Shape layers evaluated by earlier renders; replaced whenever providers are rebound.
+    private(set) var shapeCache = ShapeCache()
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, bindings: Int, viewport: Viewport, background: Color)?
 
@@ -47,9 +49,9 @@ public struct AnimationRenderer {
     private static func compositions(of animation: Animation) -> (Composition, [String: Composition]) {
         var precomps: [String: Composition] = [:]
         for (id, asset) in animation.assets {
-            if case .precomp(_, let layers, _) = asset { precomps[id] = Composition(layers: layers) }
+            if case .precomp(_, let layers, _) = asset { precomps[id] = Composition(id: id, layers: layers) }
         }
-        return (Composition(layers: animation.layers), precomps)
+        return (Composition(id: nil, layers: animation.layers), precomps)
     }
 
     // MARK: Dynamic properties
@@ -63,6 +65,7 @@ public struct AnimationRenderer {
         var binder = ProviderBinder(keypath: keypath, provider: provider)
         PropertyTree.walk(&animation, &binder)
         (root, precomps) = Self.compositions(of: animation)
+        shapeCache = ShapeCache()
         return binder.matched
     }
 
@@ -76,13 +79,19 @@ public struct AnimationRenderer {
             PropertyTree.walk(&animation, &binder)
         }
         (root, precomps) = Self.compositions(of: animation)
+        shapeCache = ShapeCache()
     }
 
     /// Sum of the versions of all bound providers: it changes whenever any provided value
     /// may have changed, so a caller can skip redrawing an unchanged frame.
     public var providersVersion: UInt64 {
-        bindings.reduce(0) { sum, binding in sum &+ ((binding.provider as? any VersionedProvider)?.version ?? 0) }
+        bindings.reduce(0) { sum, binding in sum &+ ((binding.provider as? any ValueProvider)?.version ?? 0) }
     }
+
+    /// How many times renders evaluated a shape layer's shapes, and how many times they
+    /// reused the shapes an earlier render evaluated because neither the frame nor any
+    /// provider bound inside them had changed (a provider marks only its own layer dirty).
+    public var shapeEvaluations: (evaluated: Int, reused: Int) { shapeCache.statistics }
 
     /// Every addressable keypath in file order: layers and groups (type nil), and each
     /// animatable property with its value type (Double, Vec2, RGBA, BezierPath, GradientColors).

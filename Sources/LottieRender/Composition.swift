@@ -3,16 +3,28 @@ import LottieModel
 /// A list of layers (the root animation's or a precomp asset's) with its layers found by index,
 /// prepared once so that parent and matte look-ups per frame are cheap.
 struct Composition {
+    /// The precomp asset's id, nil for the animation's own layers.
+    let id: String?
     let layers: [Layer]
+    /// For each layer, the value providers bound inside its shapes: what its evaluated
+    /// shapes depend on besides the frame.
+    let shapeProviders: [[any ValueProvider]]
     private let positionByIndex: [Int: Int]
 
-    init(layers: [Layer]) {
+    init(id: String?, layers: [Layer]) {
+        self.id = id
         self.layers = layers
         var positions: [Int: Int] = [:]
         for (position, layer) in layers.enumerated() {
             if let index = layer.index, positions[index] == nil { positions[index] = position }
         }
         positionByIndex = positions
+        shapeProviders = layers.map { layer in
+            guard case .shape(var items) = layer.kind else { return [] }
+            var collector = ProviderCollector()
+            PropertyTree.items(&items, [], &collector)
+            return collector.providers
+        }
     }
 
     func layer(withIndex index: Int) -> Layer? {
@@ -21,11 +33,11 @@ struct Composition {
 
     func position(ofIndex index: Int) -> Int? { positionByIndex[index] }
 
-    /// The layer whose alpha or luma mattes the layer at `position`: the one named by `tp`, or
-    /// else the one just above it.
-    func matteSource(forLayerAt position: Int) -> Layer? {
+    /// The position of the layer whose alpha or luma mattes the layer at `position`: the one
+    /// named by `tp`, or else the one just above it.
+    func matteSource(forLayerAt position: Int) -> Int? {
         let layer = layers[position]
-        if let parent = layer.matteParent, let p = positionByIndex[parent], p != position { return layers[p] }
-        return position > 0 ? layers[position - 1] : nil
+        if let parent = layer.matteParent, let p = positionByIndex[parent], p != position { return p }
+        return position > 0 ? position - 1 : nil
     }
 }

@@ -21,9 +21,9 @@ struct LayerCompositor {
             let layer = comp.layers[position]
             guard !layer.isMatteSource, !layer.hidden, isVisible(layer, at: frame) else { continue }
             if case .null = layer.kind { continue }
-            let matte: Layer? = layer.matteMode == .none ? nil : comp.matteSource(forLayerAt: position)
-            drawLayer(layer, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
-                      matte: layer.matteMode == .none ? nil : (matte, layer.matteMode), clip: clip, depth: depth)
+            let matte = layer.matteMode == .none ? nil : (comp.matteSource(forLayerAt: position), layer.matteMode)
+            drawLayer(at: position, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
+                      matte: matte, clip: clip, depth: depth)
         }
     }
 
@@ -45,14 +45,21 @@ struct LayerCompositor {
         return matrix
     }
 
-    mutating func drawLayer(_ layer: Layer, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
-                            opacity: Double, matte: (Layer?, MatteMode)?, clip: Clip?, depth: Int) {
+    /// Draws the layer at `position` in `comp`; `matte` is the position of its matte source
+    /// (nil when the file names none) and the matte mode.
+    mutating func drawLayer(at position: Int, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
+                            opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
+        let layer = comp.layers[position]
         let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
         guard alpha > 0 else { return }
         let masks = layer.masks.filter { $0.mode != .none }
         let shapes: ShapeTree?
-        if case .shape(let items) = layer.kind { shapes = ShapeTree(items: items, frame: frame) } else { shapes = nil }
+        if case .shape(let items) = layer.kind {
+            shapes = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame)
+        } else {
+            shapes = nil
+        }
         let shadows = Effects.dropShadows(of: layer, at: frame)
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
@@ -69,8 +76,8 @@ struct LayerCompositor {
                     clip: clip.map { Clip(rect: $0.rect) }, depth: depth)
         Effects.applyColorEffects(of: layer, at: frame, to: &content)
         var coverage = buildMasks(masks, frame: frame, world: world)
-        if let (matteLayer, mode) = matte {
-            let matteMask = renderMatte(matteLayer, mode: mode, in: comp, frame: frame, compMatrix: compMatrix, depth: depth)
+        if let (matteSource, mode) = matte {
+            let matteMask = renderMatte(matteSource, mode: mode, in: comp, frame: frame, compMatrix: compMatrix, depth: depth)
             if coverage == nil { coverage = matteMask } else { coverage!.combine(matteMask, .intersect) }
         }
         if let clip, clip.mask != nil {
@@ -171,11 +178,12 @@ struct LayerCompositor {
     }
 
     /// Renders the matte layer offscreen and turns it into coverage by alpha or luma.
-    mutating func renderMatte(_ matteLayer: Layer?, mode: MatteMode, in comp: Composition, frame: Double, compMatrix: Matrix,
+    mutating func renderMatte(_ matteSource: Int?, mode: MatteMode, in comp: Composition, frame: Double, compMatrix: Matrix,
                               depth: Int) -> CoverageMask {
         var matteSurface = Surface(width: surfaceWidth, height: surfaceHeight)
-        if let matteLayer, !matteLayer.hidden || matteLayer.isMatteSource, isVisible(matteLayer, at: frame) {
-            drawLayer(matteLayer, in: comp, frame: frame, into: &matteSurface, compMatrix: compMatrix, opacity: 1,
+        if let matteSource, case let matteLayer = comp.layers[matteSource],
+           !matteLayer.hidden || matteLayer.isMatteSource, isVisible(matteLayer, at: frame) {
+            drawLayer(at: matteSource, in: comp, frame: frame, into: &matteSurface, compMatrix: compMatrix, opacity: 1,
                       matte: nil, clip: nil, depth: depth)
         }
         switch mode {

@@ -160,8 +160,13 @@ struct PropertyLister: PropertyVisitor {
     }
 }
 
-/// The version of a provider of any value type.
-protocol VersionedProvider { var version: UInt64 { get } }
-extension ConstantValueProvider: VersionedProvider {}
-extension ClosureValueProvider: VersionedProvider {}
-extension InterpolatorValueProvider: VersionedProvider {}
+/// Gathers the providers bound to the properties it visits.
+struct ProviderCollector: PropertyVisitor {
+    var providers: [any ValueProvider] = []
+
+    func wants(prefix names: [String]) -> Bool { true }
+
+    mutating func visit<Value>(_ names: [String], _ property: inout Animated<Value>) {
+        if let provider = property.provider { providers.append(provider) }
+    }
+}

@@ -141,3 +141,52 @@ final class RedrawTests: XCTestCase {
         XCTAssertTrue(r.renderIfChanged(frame: 4, viewport: viewport, into: &surface))
     }
 }
+
+extension DynamicPropertyTests {
+    /// A provider marks only the layer it drives dirty: after a change of its value, the next
+    /// render evaluates that layer's shapes again and reuses the others'; a transform provider
+    /// re-evaluates no shapes at all. What is drawn is what a fresh renderer draws.
+    func testAProviderChangeReevaluatesOnlyWhatItDrives() throws {
+        let layers = [RenderBehaviourTests.rectLayer(index: 1, name: "Left", center: (25, 50), size: (20, 20), color: (1, 0, 0)),
+                      RenderBehaviourTests.rectLayer(index: 2, name: "Right", center: (75, 50), size: (20, 20), color: (0, 0, 1))]
+        var r = try animation(layers: layers.joined(separator: ","))
+        let colour = InterpolatorValueProvider(start: RGBA(r: 1, g: 0, b: 0), end: RGBA(r: 0, g: 1, b: 0))
+        XCTAssertEqual(r.setValueProvider(colour, keypath: Keypath("Left.**.Color")), 1)
+        let position = ConstantValueProvider(Vec2(x: 0, y: 0))
+        XCTAssertEqual(r.setValueProvider(position, keypath: Keypath("Right.Transform.Position")), 1)
+        var surface = Surface(width: 100, height: 100)
+
+        XCTAssertTrue(r.renderIfChanged(frame: 5, viewport: viewport, into: &surface))
+        XCTAssertEqual(r.shapeEvaluations.evaluated, 2)
+        XCTAssertEqual(surface.pixels[50 * 100 + 25], 0xFFFF_0000)
+
+        // The colour changes: Left is evaluated again, Right is reused.
+        colour.progress = 1
+        XCTAssertTrue(r.renderIfChanged(frame: 5, viewport: viewport, into: &surface))
+        XCTAssertEqual(r.shapeEvaluations.evaluated, 3)
+        XCTAssertEqual(r.shapeEvaluations.reused, 1)
+        XCTAssertEqual(surface.pixels[50 * 100 + 25], 0xFF00_FF00)
+
+        // Right's position changes: its transform moves it, no shapes are evaluated.
+        position.value = Vec2(x: 0, y: -30)
+        XCTAssertTrue(r.renderIfChanged(frame: 5, viewport: viewport, into: &surface))
+        XCTAssertEqual(r.shapeEvaluations.evaluated, 3)
+        XCTAssertEqual(r.shapeEvaluations.reused, 3)
+        XCTAssertEqual(surface.pixels[50 * 100 + 75], 0)
+        XCTAssertEqual(surface.pixels[20 * 100 + 75], 0xFF00_00FF)
+
+        // The cached shapes draw exactly what evaluating everything anew draws.
+        var fresh = try animation(layers: layers.joined(separator: ","))
+        fresh.setValueProvider(ConstantValueProvider(RGBA(r: 0, g: 1, b: 0)), keypath: Keypath("Left.**.Color"))
+        fresh.setValueProvider(ConstantValueProvider(Vec2(x: 0, y: -30)), keypath: Keypath("Right.Transform.Position"))
+        XCTAssertEqual(fresh.render(frame: 5, viewport: viewport).pixels, surface.pixels)
+
+        // A new frame evaluates every layer again; binding a provider starts afresh.
+        XCTAssertTrue(r.renderIfChanged(frame: 6, viewport: viewport, into: &surface))
+        XCTAssertEqual(r.shapeEvaluations.evaluated, 5)
+        r.removeValueProviders(keypath: Keypath("Left.**.Color"))
+        XCTAssertEqual(r.shapeEvaluations.evaluated, 0)
+        XCTAssertTrue(r.renderIfChanged(frame: 6, viewport: viewport, into: &surface))
+        XCTAssertEqual(surface.pixels[50 * 100 + 25], 0xFFFF_0000)
+    }
+}

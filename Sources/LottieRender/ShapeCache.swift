@@ -1,0 +1,53 @@
+import Foundation
+import LottieModel
+
+/// The evaluated shapes of every shape layer, kept from one render to the next. A layer's
+/// shapes are evaluated again only when the frame changes or a value provider bound inside
+/// them has a new version; a provider elsewhere (another layer's colour, this layer's own
+/// transform, which is applied after the shapes) leaves them as they are.
+///
+/// A reference type so that `render` stays non-mutating; the renderer replaces it whenever
+/// its providers are rebound. A lock keeps it safe when one renderer draws on several threads.
+final class ShapeCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let composition: String?
+        let position: Int
+    }
+
+    private struct Entry {
+        let frame: Double
+        let versions: [UInt64]
+        let tree: ShapeTree
+    }
+
+    private let lock = NSLock()
+    private var entries: [Key: Entry] = [:]
+    private var counts = (evaluated: 0, reused: 0)
+
+    /// The shapes of the layer at `position` in `comp` at `frame`, evaluated or reused.
+    func shapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double) -> ShapeTree {
+        let key = Key(composition: comp.id, position: position)
+        // Versions are read before evaluating: a provider changed meanwhile leaves an entry
+        // with an older version, which the next render evaluates again.
+        let versions = comp.shapeProviders[position].map(\.version)
+        lock.lock()
+        if let entry = entries[key], entry.frame == frame, entry.versions == versions {
+            counts.reused += 1
+            lock.unlock()
+            return entry.tree
+        }
+        lock.unlock()
+        let tree = ShapeTree(items: items, frame: frame)
+        lock.lock()
+        entries[key] = Entry(frame: frame, versions: versions, tree: tree)
+        counts.evaluated += 1
+        lock.unlock()
+        return tree
+    }
+
+    /// How many shape-layer evaluations were done and how many were served from the cache.
+    var statistics: (evaluated: Int, reused: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+}
