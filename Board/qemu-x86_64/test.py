@@ -56,7 +56,9 @@ class QMP:
         self.sock.sendall(json.dumps({"execute": name, "arguments": args}).encode() + b"\n")
         while True:
             reply = self._read()
-            if "return" in reply or "error" in reply:
+            if "error" in reply:
+                raise RuntimeError(f"QMP {name}: {reply['error'].get('desc', reply['error'])}")
+            if "return" in reply:
                 return reply
 
 
@@ -215,7 +217,8 @@ def run_vkms(args, workdir):
 
 
 def run_kiosk(args, workdir):
-    """An injected key starts the download; the screen runs the whole sequence; the file lands."""
+    """An injected key starts the download; the screen runs the whole sequence; the file lands.
+    Then with --touch prompt: a tap off the prompt is ignored, a tap on it starts."""
     check = Checks("kiosk")
     kdir = os.path.join(workdir, "kiosk")
     vm, serial, qmp_path = boot(args, kdir, "scenario-kiosk.sh", "std")
@@ -243,6 +246,31 @@ def run_kiosk(args, workdir):
         w, h, pixels = read_ppm(before)
         check("the default animation is on screen while waiting", len(set(pixels[i:i + 3] for i in range(0, len(pixels), 3 * 97))) > 5,
               f"{w}x{h}")
+
+        # --touch prompt: the tablet taps the sky (ignored), then the prompt band at the bottom.
+        # Absolute events go to the virtio tablet, the only absolute pointer; its button with them.
+        wait_for(serial, r"BOARD: waiting for a touch", 120)
+        time.sleep(1.0)
+
+        def tap(x, y):
+            move = [{"type": "abs", "data": {"axis": "x", "value": int(x * 32767)}},
+                    {"type": "abs", "data": {"axis": "y", "value": int(y * 32767)}}]
+            qmp.command("input-send-event", events=move + [{"type": "btn", "data": {"down": True, "button": "left"}}])
+            qmp.command("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+
+        tap(0.5, 0.2)
+        ignored = wait_for(serial, r"input: touch at (\d+),(\d+) is not on the start prompt", 30)
+        time.sleep(1.0)
+        after = open(serial, errors="replace").read().split("BOARD: waiting for a touch", 1)[1]
+        check("a tap away from the start prompt is ignored", "starting the download" not in after,
+              f"touch at {ignored.group(1)},{ignored.group(2)}")
+        tap(0.5, 0.97)
+        code = int(wait_for(serial, r"BOARD: touch run exit (\d+)", 180).group(1))
+        states = wait_for(serial, r"BOARD: touch states (.*)", 30).group(1).split()
+        check("a tap on the start prompt starts the download", code == 0 and states[:1] == ["waiting"] and states[-1] == "done",
+              f"status {code}, states {' '.join(states)}")
+        intact = wait_for(serial, r"BOARD: (touch payload ok|end)", 60).group(1)
+        check("the file fetched after the tap is intact", intact == "touch payload ok")
         wait_for(serial, r"BOARD: end", 60)
     except Exception as e:
         check("kiosk board run", False, str(e))

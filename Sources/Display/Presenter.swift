@@ -23,9 +23,14 @@ public protocol Presenter: AnyObject {
     func present(_ surface: Surface, version: UInt64) throws -> Presentation
     /// Gives the display back (restores the previous mode and console).
     func close()
+    /// How the picture is turned on the panel (orientation property and --rotate).
+    var rotation: Rotation { get }
 }
 
 extension Presenter {
+    /// Files and streams are not turned.
+    public var rotation: Rotation { .none }
+
     public func present(_ surface: Surface) throws -> Presentation {
         try present(surface, version: .max)
     }
@@ -71,4 +76,16 @@ public enum Rotation: Int, Sendable, CaseIterable {
 
     /// Composition with a second turn.
     public func adding(_ other: Rotation) -> Rotation { Rotation(rawValue: (rawValue + other.rawValue) % 360)! }
+
+    /// Where a point of the panel lies in the logical (turned) picture, both as fractions
+    /// 0...1 of width and height. A touch screen bonded to the panel reports in the panel's
+    /// own scan-out orientation; this undoes the turn `PanelConversion` applies.
+    public func logicalPoint(panelX x: Double, panelY y: Double) -> (x: Double, y: Double) {
+        switch self {
+        case .none: return (x, y)
+        case .quarter: return (y, 1 - x)
+        case .half: return (1 - x, 1 - y)
+        case .threeQuarters: return (1 - y, x)
+        }
+    }
 }

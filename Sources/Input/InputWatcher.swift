@@ -5,10 +5,30 @@ import Foundation
 /// including devices plugged in later; an unplugged device is dropped without fuss.
 /// `poll()` never blocks: the frame loop calls it once per frame.
 public final class InputWatcher {
-    /// A trigger press: which device and which key or button code.
+    /// A trigger press: which device and which key or button code, and for a touch screen or
+    /// an absolute pointer where it was pressed.
     public struct Press: Equatable, Sendable {
         public var device: String
         public var code: UInt32
+        /// Where on the device's surface, each axis 0...1 over the range the device reports
+        /// (its own orientation, not yet the display's); nil for keys and relative mice.
+        public var position: Position?
+
+        public init(device: String, code: UInt32, position: Position? = nil) {
+            self.device = device
+            self.code = code
+            self.position = position
+        }
+    }
+
+    public struct Position: Equatable, Sendable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
     }
 
     /// Default triggers: Enter, keypad Enter, Space, touch, left button, and the Pi's gpio-keys
@@ -26,6 +46,24 @@ public final class InputWatcher {
         let fd: Int32
         let evdev: OpaquePointer
         let name: String
+        /// The absolute axes the device reports positions on (single touch or multi-touch),
+        /// with their ranges; nil when it has none.
+        let axes: (x: Axis, y: Axis)?
+        /// The last position reported, 0...1 on each axis.
+        var position: Position?
+        /// Presses read since the last SYN_REPORT: their position may come after them in the
+        /// same report.
+        var pending: [UInt32] = []
+
+        struct Axis {
+            let codes: [UInt32]
+            let minimum: Int32
+            let maximum: Int32
+
+            func normalized(_ value: Int32) -> Double {
+                maximum > minimum ? min(max(Double(value - minimum) / Double(maximum - minimum), 0), 1) : 0
+            }
+        }
 
         init?(path: String, codes: Set<UInt32>) {
             let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -41,6 +79,37 @@ public final class InputWatcher {
             self.fd = fd
             evdev = dev
             name = libevdev_get_name(dev).map { String(cString: $0) } ?? path
+            func axis(_ single: Int32, _ multi: Int32) -> Axis? {
+                let present = [single, multi].map(UInt32.init).filter { libevdev_has_event_code(dev, UInt32(EV_ABS), $0) == 1 }
+                guard let first = present.first else { return nil }
+                return Axis(codes: present, minimum: libevdev_get_abs_minimum(dev, first), maximum: libevdev_get_abs_maximum(dev, first))
+            }
+            if let x = axis(ABS_X, ABS_MT_POSITION_X), let y = axis(ABS_Y, ABS_MT_POSITION_Y) { axes = (x, y) } else { axes = nil }
+        }
+
+        /// Takes one event; returns the presses a completed report carries.
+        func take(_ event: input_event, codes: Set<UInt32>) -> [Press] {
+            switch Int32(event.type) {
+            case EV_KEY where event.value == 1 && codes.contains(UInt32(event.code)):
+                pending.append(UInt32(event.code))
+            case EV_ABS:
+                guard let axes else { break }
+                let code = UInt32(event.code)
+                var p = position ?? Position(x: 0.5, y: 0.5)
+                if axes.x.codes.contains(code) { p.x = axes.x.normalized(event.value) }
+                if axes.y.codes.contains(code) { p.y = axes.y.normalized(event.value) }
+                if axes.x.codes.contains(code) || axes.y.codes.contains(code) { position = p }
+            case EV_SYN where Int32(event.code) == SYN_REPORT:
+                return flush()
+            default:
+                break
+            }
+            return []
+        }
+
+        func flush() -> [Press] {
+            defer { pending = [] }
+            return pending.map { Press(device: path, code: $0, position: axes == nil ? nil : position) }
         }
 
         deinit {
@@ -96,11 +165,10 @@ public final class InputWatcher {
                     messages.append("input: \(path) (\(device.name)) went away")
                     break
                 }
-                if flags == buoy_libevdev_read_sync && rc == -EAGAIN { flags = buoy_libevdev_read_normal }
-                if event.type == UInt16(EV_KEY), event.value == 1, codes.contains(UInt32(event.code)) {
-                    presses.append(Press(device: path, code: UInt32(event.code)))
-                }
+                presses += device.take(event, codes: codes)
             }
+            // A report cut short (the device went away mid-report) still counts.
+            presses += device.flush()
         }
         return presses
     }

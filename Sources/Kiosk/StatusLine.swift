@@ -8,12 +8,15 @@ import Raster
 public struct StatusLine {
     public let text: String
     private let renderer: AnimationRenderer?
+    /// The rows the band covers, nil when there is no text.
+    public let band: Range<Int>?
 
     public init(text: String, width: Int, height: Int) {
         self.text = text
-        guard !text.isEmpty, width > 0, height > 0 else { renderer = nil; return }
+        guard !text.isEmpty, width > 0, height > 0 else { renderer = nil; band = nil; return }
         let size = max(12, Double(min(width, height)) / 22)
         let band = size * 2
+        self.band = max(0, height - Int(band.rounded()))..<height
         let escaped = String(text.prefix(200)).unicodeScalars.map { s -> String in
             switch s {
             case "\"": return "\\\""
@@ -32,6 +35,13 @@ public struct StatusLine {
            "ks":{"o":{"a":0,"k":72},"p":{"a":0,"k":[0,\(Double(height) - band)]}}}]}
         """
         renderer = (try? Animation.parse(Array(json.utf8), name: "status", baseDirectory: nil)).map { AnimationRenderer(animation: $0) }
+    }
+
+    /// Whether the point (in pixels of the screen) lies on the band: a touch there answers
+    /// the prompt it shows.
+    public func contains(x: Double, y: Double) -> Bool {
+        guard let band, x.isFinite, y.isFinite else { return false }
+        return y >= Double(band.lowerBound) && y < Double(band.upperBound)
     }
 
     /// Draws the line over what the surface holds.

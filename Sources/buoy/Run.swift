@@ -75,6 +75,9 @@ struct Run: ParsableCommand {
     @Option(help: "auto (start at once) or input (wait for Enter, Space, a touch or a button).")
     var trigger: String = "auto"
 
+    @Option(help: "Where a touch (or an absolute pointer's click) starts it: anywhere, or prompt (only on the start prompt at the bottom of the screen). Keys always do.")
+    var touch: String = "anywhere"
+
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
 
@@ -90,6 +93,7 @@ struct Run: ParsableCommand {
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
         guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
+        guard ["anywhere", "prompt"].contains(touch) else { throw ValidationError("--touch must be anywhere or prompt") }
         guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
             throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
         }
@@ -178,8 +182,18 @@ struct Run: ParsableCommand {
         var subscribers: [Int32] = []
         var lastEvent = 0.0
         var quit = false
-        var status = StatusLine(text: input != nil && session != nil ? "Press Enter, Space or touch the screen to start" : "",
-                                width: presenter.width, height: presenter.height)
+        let prompt = touch == "prompt" ? "Touch here or press Enter to start" : "Press Enter, Space or touch the screen to start"
+        var status = StatusLine(text: input != nil && session != nil ? prompt : "", width: presenter.width, height: presenter.height)
+        /// Whether a press counts: keys always; a touch with --touch prompt only on the band
+        /// that shows the prompt (or the failure it retries).
+        func accepts(_ press: InputWatcher.Press) -> Bool {
+            guard touch == "prompt", let at = press.position else { return true }
+            let p = presenter.rotation.logicalPoint(panelX: at.x, panelY: at.y)
+            let x = p.x * Double(presenter.width), y = p.y * Double(presenter.height)
+            if status.contains(x: x, y: y) { return true }
+            printStatus("input: touch at \(Int(x)),\(Int(y)) is not on the start prompt")
+            return false
+        }
         func show(_ text: String) {
             if !text.isEmpty { printStatus(text) }
             status = StatusLine(text: text, width: presenter.width, height: presenter.height)
@@ -233,7 +247,7 @@ struct Run: ParsableCommand {
                 }
             }
             if let input, screen.state == .waiting || screen.state == .idle || screen.state == .failed, session != nil {
-                let presses = input.poll()
+                let presses = input.poll().filter(accepts)
                 for m in input.takeMessages() { printStatus(m) }
                 if let press = presses.first {
                     if screen.state == .failed {

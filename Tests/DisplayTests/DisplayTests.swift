@@ -82,6 +82,26 @@ final class DisplayTests: XCTestCase {
         XCTAssertEqual(panel(.threeQuarters)[4], 0xffff_0000) // bottom-left of 2x3
     }
 
+    /// A touch on the panel, mapped back through the rotation, lands on the logical pixel the
+    /// panel shows there: for every rotation and every pixel of a 5x3 picture.
+    func testPanelPointsMapBackToTheLogicalPixelShownThere() {
+        let w = 5, h = 3
+        for r in Rotation.allCases {
+            let pw = r.swapsAxes ? h : w, ph = r.swapsAxes ? w : h
+            for target in 0..<(w * h) {
+                var s = Surface(width: w, height: h)
+                s.pixels[target] = 0xffff_ffff
+                var out = [UInt32](repeating: 0, count: w * h)
+                out.withUnsafeMutableBytes { PanelConversion.write(s, rotation: r, to: $0.baseAddress!, stride: pw * 4, format: .argb8888) }
+                guard let shown = out.firstIndex(of: 0xffff_ffff) else { return XCTFail("\(r): pixel \(target) not on the panel") }
+                let (px, py) = (shown % pw, shown / pw)
+                let p = r.logicalPoint(panelX: (Double(px) + 0.5) / Double(pw), panelY: (Double(py) + 0.5) / Double(ph))
+                let logical = Int(p.y * Double(h)) * w + Int(p.x * Double(w))
+                XCTAssertEqual(logical, target, "\(r): panel pixel \(px),\(py)")
+            }
+        }
+    }
+
     func testSpecsAndModes() {
         XCTAssertEqual(DisplaySpec("auto"), .auto)
         XCTAssertEqual(DisplaySpec("drm"), .drm(device: nil))

@@ -36,6 +36,15 @@ final class StatusLineTests: XCTestCase {
         XCTAssertTrue(top.allSatisfy { $0 == 0xff00_0000 }, "nothing above the band")
         let band = surface.pixels[(320 * 165)..<(320 * 175)]
         XCTAssertTrue(band.contains { ($0 >> 16) & 0xff > 200 && ($0 & 0xff) > 200 }, "white text in the band")
+        // The band is what a touch must hit with --touch prompt: exactly the rows drawn on.
+        let line = StatusLine(text: "Touch here", width: 320, height: 180)
+        let drawn = (0..<180).filter { y in surface.pixels[(y * 320)..<(y * 320 + 320)].contains { $0 != 0xff00_0000 } }
+        XCTAssertEqual(line.band, drawn.first!..<(drawn.last! + 1))
+        XCTAssertTrue(line.contains(x: 10, y: 179.5))
+        XCTAssertTrue(line.contains(x: 300, y: Double(drawn.first!)))
+        XCTAssertFalse(line.contains(x: 160, y: Double(drawn.first! - 1)))
+        XCTAssertFalse(line.contains(x: 160, y: 90))
+        XCTAssertFalse(StatusLine(text: "", width: 320, height: 180).contains(x: 160, y: 179))
         var empty = Surface(width: 32, height: 18, clearColor: .black)
         StatusLine(text: "", width: 32, height: 18).draw(into: &empty)
         XCTAssertTrue(empty.pixels.allSatisfy { $0 == 0xff00_0000 })
