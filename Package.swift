@@ -56,6 +56,8 @@ let package = Package(
         // The loopback HTTP server the tests start is a script beside them, run from its path.
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),
         .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        // Runs the built `buoy` command against the download tests' loopback server.
+        .testTarget(name: "CommandTests", dependencies: ["buoy"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],

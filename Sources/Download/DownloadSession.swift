@@ -300,6 +300,11 @@ public final class DownloadSession {
     private func fail(_ t: Transfer, _ error: DownloadError) {
         detach(t)
         t.closeFile()
+        // A .part with bytes in it stays for a later resume; an empty one (a 404, a refused
+        // connection) would only be litter beside DEST.
+        let part = status.files[t.index].request.partPath
+        var info = stat()
+        if stat(part, &info) == 0, info.st_size == 0 { unlink(part) }
         status.files[t.index].state = .failed(error)
     }
 

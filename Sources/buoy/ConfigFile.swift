@@ -15,7 +15,7 @@ import Foundation
 enum ConfigFile {
     static let defaultPath = "/etc/buoy/buoy.toml"
     static let keys: Set<String> = ["animation", "display", "size", "fps", "every", "rotate", "content-mode", "keypath",
-                                    "on-complete", "trace", "trigger", "socket", "psplash-fifo", "input-dir", "mode", "pixel-format", "lift", "loop-segment", "success-segment", "keys", "socket-group", "retry-after", "touch"]
+                                    "on-complete", "trace", "trigger", "socket", "psplash-fifo", "input-dir", "mode", "pixel-format", "lift", "loop-segment", "success-segment", "keys", "socket-group", "retry-after", "max-retries", "touch"]
 
     /// The run flags the file stands for, to be placed before the command line's own.
     static func arguments(path: String) throws -> [String] {

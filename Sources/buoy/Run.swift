@@ -66,8 +66,11 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
     var socketGroup: String?
 
-    @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds (default: only on a key with --trigger input).")
+    @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds, doubling after each failure in a row up to 5 minutes (default: only on a key with --trigger input).")
     var retryAfter: Double?
+
+    @Option(name: .customLong("max-retries"), help: "With --retry-after, give up after this many automatic retries (then exit 5 with --on-complete exit). Default: never give up.")
+    var maxRetries: Int?
 
     @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
     var psplashFIFO: String?
@@ -91,6 +94,10 @@ struct Run: ParsableCommand {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
+        if let maxRetries {
+            guard maxRetries >= 0 else { throw ValidationError("--max-retries must be 0 or more") }
+            guard retryAfter != nil else { throw ValidationError("--max-retries needs --retry-after") }
+        }
         guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["anywhere", "prompt"].contains(touch) else { throw ValidationError("--touch must be anywhere or prompt") }
@@ -179,6 +186,9 @@ struct Run: ParsableCommand {
         var reported = false
         var failure: String?
         var failedAt: Double?
+        /// How long after `failedAt` the next automatic retry starts; nil when none is due.
+        var retryDelay: Double?
+        var automaticRetries = 0
         var subscribers: [Int32] = []
         var lastEvent = 0.0
         var quit = false
@@ -253,6 +263,8 @@ struct Run: ParsableCommand {
                     if screen.state == .failed {
                         // Try again: a fresh screen and session; the .part files resume.
                         printStatus("input: key \(press.code): retrying the download")
+                        automaticRetries = 0
+                        retryDelay = nil
                         session = DownloadSession(requests: session!.status.files.map(\.request))
                         screen = makeScreen()
                         show("")
@@ -265,13 +277,15 @@ struct Run: ParsableCommand {
                     screen.startDownloading()
                 }
             }
-            if let retryAfter, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= retryAfter, let s = session {
-                printStatus("retrying the download")
+            if let delay = retryDelay, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= delay, let s = session {
+                automaticRetries += 1
+                printStatus("retrying the download (automatic retry \(automaticRetries)\(maxRetries.map { " of \($0)" } ?? ""))")
                 session = DownloadSession(requests: s.status.files.map(\.request))
                 screen = makeScreen()
                 reported = false
                 failure = nil
                 failedAt = nil
+                retryDelay = nil
                 show("")
                 screen.startDownloading()
             }
@@ -295,8 +309,14 @@ struct Run: ParsableCommand {
                         screen.downloadFailed(failure!)
                         failedAt = DRMPresenter.monotonicNow()
                         printWarning(failure!)
+                        if let retryAfter, automaticRetries < maxRetries ?? .max {
+                            // Back-off: a server that is down is not asked again every few seconds.
+                            retryDelay = min(retryAfter * pow(2, Double(min(automaticRetries, 30))), max(retryAfter, 300))
+                        } else if retryAfter != nil {
+                            printStatus("giving up after \(automaticRetries) automatic retries")
+                        }
                         show(input != nil ? "Download failed — press a key to retry"
-                             : retryAfter != nil ? "Download failed — retrying in \(Int(retryAfter!)) s" : "Download failed: " + failure!)
+                             : retryDelay.map { "Download failed — retrying in \(Int($0.rounded(.up))) s" } ?? "Download failed: " + failure!)
                     }
                 }
             }
@@ -339,7 +359,7 @@ struct Run: ParsableCommand {
             sequence += 1
             if (screen.state == .failed || screen.state == .done) && control == nil {
                 // With --trigger input a failure waits for a key to retry.
-                let waitsForRetry = screen.state == .failed && ((input != nil && !realtime) || retryAfter != nil)
+                let waitsForRetry = screen.state == .failed && ((input != nil && !realtime) || retryDelay != nil)
                 if (onComplete != "hold" || realtime) && !waitsForRetry { break }
             }
         }

@@ -86,6 +86,7 @@ final class DownloadTests: XCTestCase {
             guard case .http(_, let code)? = status.errors.first else { return XCTFail("\(status.errors)") }
             XCTAssertEqual(code, Int(path.split(separator: "/").last!)!)
             XCTAssertTrue(contents(dest) == Array("good".utf8), "file content differs")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"), "an empty .part is not left behind")
         }
         // 404 is final; 500 is retried.
         XCTAssertEqual(requests().filter { $0.contains("/status/404") }.count, 1)

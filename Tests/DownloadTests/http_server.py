@@ -14,6 +14,7 @@ Paths (N = size in bytes; the body is byte i = i*7 % 251):
   /nolength/N        no Content-Length, closes at the end
   /status/C          HTTP status C
   /redirect/N        302 to /file/N
+  /flaky/N?fails=K   the first K requests answer 404, later ones serve the file
 """
 import sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,6 +48,11 @@ class Handler(BaseHTTPRequestHandler):
             SEEN[url.path] = count + 1
         if kind == "status":
             self.send_response(arg)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind == "flaky" and count < int(q.get("fails", 1)):
+            self.send_response(404)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
