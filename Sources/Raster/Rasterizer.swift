@@ -92,17 +92,28 @@ struct Rasterizer {
         let bx = q.x - Double(originX), by = q.y - Double(originY)
         guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
         // Split where the edge leaves the buffer's columns, so that each piece is either
-        // inside or wholly to one side, where clamping x is exact.
+        // inside or wholly to one side, where clamping x is exact. (No array here: this runs
+        // for every flattened segment.)
         let w = Double(width)
-        var ts: [Double] = [0]
-        for edge in [0, w] where (ax - edge) * (bx - edge) < 0 {
-            ts.append((edge - ax) / (bx - ax))
+        var first = 2.0, second = 2.0  // crossing parameters in order; 2 = none
+        if ax * bx < 0 { first = -ax / (bx - ax) }
+        if (ax - w) * (bx - w) < 0 {
+            let t = (w - ax) / (bx - ax)
+            if t < first { second = first; first = t } else { second = t }
         }
-        ts.append(1)
-        if ts.count > 3, ts[1] > ts[2] { ts.swapAt(1, 2) }
-        for k in 1..<ts.count {
-            let t0 = ts[k - 1], t1 = ts[k]
+        if first > 1 {
+            addClamped(ax, ay, bx, by)
+            return
+        }
+        func piece(_ t0: Double, _ t1: Double) {
             addClamped(ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1)
+        }
+        piece(0, first)
+        if second <= 1 {
+            piece(first, second)
+            piece(second, 1)
+        } else {
+            piece(first, 1)
         }
     }
 

@@ -131,6 +131,66 @@ final class FillRunTests: XCTestCase {
     }
 }
 
+/// Images are sampled in fixed point along each row (a separate loop when the image is not
+/// rotated); every fully covered pixel must be the bilinear sample the definition gives:
+/// the source at the pixel centre mapped back, minus half a pixel, edges clamped, weights the
+/// top 8 bits of the fraction — computed here in plain doubles.
+final class ImageSamplingTests: XCTestCase {
+    func reference(_ pixels: [UInt32], _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> UInt32 {
+        let cx = min(max(x, 0), Double(w - 1)), cy = min(max(y, 0), Double(h - 1))
+        let x0 = Int(cx), y0 = Int(cy), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+        let fx = Int((cx - Double(x0)) * 256), fy = Int((cy - Double(y0)) * 256)
+        var result: UInt32 = 0
+        for shift in stride(from: 0, to: 32, by: 8) {
+            func c(_ p: UInt32) -> Int { Int((p >> UInt32(shift)) & 0xff) }
+            let top = (c(pixels[y0 * w + x0]) * (256 - fx) + c(pixels[y0 * w + x1]) * fx) >> 8
+            let bottom = (c(pixels[y1 * w + x0]) * (256 - fx) + c(pixels[y1 * w + x1]) * fx) >> 8
+            result |= UInt32((top * (256 - fy) + bottom * fy) >> 8) << UInt32(shift)
+        }
+        return result
+    }
+
+    func testEveryCoveredPixelIsTheBilinearSample() {
+        var random = FillRunTests.Random(state: 7)
+        let w = 23, h = 17
+        let pixels = (0..<(w * h)).map { _ -> UInt32 in
+            let a = UInt32(random.next() * 256) & 0xff
+            func channel() -> UInt32 { UInt32(random.next() * Double(a + 1)) & 0xff }
+            return a << 24 | channel() << 16 | channel() << 8 | channel()
+        }
+        let image = Image(width: w, height: h, pixels: pixels)
+        let transforms: [Transform] = [
+            Transform.scale(2.7, 2.3).concatenating(.translation(3.25, 4.6)),         // enlarged
+            Transform.scale(0.6, 0.75).concatenating(.translation(10.5, 7)),          // reduced
+            Transform.rotation(radians: 0.5).concatenating(.scale(1.9, 1.9)).concatenating(.translation(30, 2)),  // turned
+        ]
+        for (n, transform) in transforms.enumerated() {
+            var surface = Surface(width: 80, height: 60)
+            surface.draw(image, transform: transform)
+            let inverse = transform.inverted()!
+            var compared = 0, exact = 0
+            for y in 0..<60 {
+                for x in 0..<80 {
+                    let p = inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+                    guard p.x > 1, p.y > 1, p.x < Double(w - 1), p.y < Double(h - 1) else { continue }
+                    let expected = reference(pixels, w, h, p.x - 0.5, p.y - 0.5), actual = surface.pixels[y * 80 + x]
+                    compared += 1
+                    if expected == actual { exact += 1; continue }
+                    // Fixed point may put a weight on the other side of a 1/256 step.
+                    for shift in stride(from: 0, to: 32, by: 8) {
+                        let e = Int((expected >> UInt32(shift)) & 0xff), a = Int((actual >> UInt32(shift)) & 0xff)
+                        XCTAssertLessThanOrEqual(abs(e - a), 1, "transform \(n), pixel \(x),\(y)")
+                    }
+                }
+            }
+            // Where a pixel centre maps to an exact 1/256 step (translations by halves do that
+            // often) either side is right; elsewhere the two agree exactly.
+            XCTAssertGreaterThan(compared, 100, "transform \(n)")
+            XCTAssertGreaterThanOrEqual(Double(exact), Double(compared) * 0.75, "transform \(n): \(exact) of \(compared) exact")
+        }
+    }
+}
+
 final class StrokeTests: XCTestCase {
     func coverage(_ s: Surface) -> Double { Double(s.pixels.reduce(0) { $0 + Int($1 >> 24) }) / 255 }
 
