@@ -16,9 +16,9 @@ public struct StrokeStyle: Equatable, Sendable {
     public init() {}
 }
 
-/// The outline of a stroke as a path to fill with the non-zero rule. It is the union of one
-/// quadrilateral per flattened segment plus join and cap pieces, all wound the same way so
-/// that overlaps add up instead of cancelling.
+/// The outline of a stroke as a path to fill with the non-zero rule: one polygon per run of
+/// segments that meet smoothly (a flattened curve), then join and cap pieces at corners and
+/// ends, all wound the same way so that overlaps add up instead of cancelling.
 public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double) -> Path {
     var builder = StrokeBuilder(halfWidth: style.width / 2, style: style, tolerance: max(tolerance, 1e-6))
     for line in Flatten.polylines(path, tolerance: builder.tolerance) {
@@ -65,12 +65,23 @@ private struct StrokeBuilder {
         }
         if points.count == 2 { closed = false }
         let n = points.count
-        let segmentCount = closed ? n : n - 1
-        for i in 0..<segmentCount {
-            addSegment(points[i], points[(i + 1) % n])
+        // Chains of segments run between corners (and turns sharper than a right angle,
+        // where offsetting through the pivot would fold over); those get join pieces.
+        let joints = closed ? Array(0..<n) : Array(1..<(n - 1))
+        var splits = joints.filter { i in
+            let n0 = unitNormal(points[(i + n - 1) % n], points[i]), n1 = unitNormal(points[i], points[(i + 1) % n])
+            return corners[i] || n0.x * n1.x + n0.y * n1.y < 0
         }
-        let joinRange = closed ? 0..<n : 1..<(n - 1)
-        for i in joinRange {
+        // A closed contour starts at a path vertex, which is a corner; should one ever turn
+        // smoothly all round, its first point still ends one chain and starts the next.
+        if closed && splits.isEmpty { splits = [0] }
+        let bounds = closed ? splits : [0] + splits + [n - 1]
+        for k in 0..<(closed ? bounds.count : bounds.count - 1) {
+            let from = bounds[k], to = bounds[(k + 1) % bounds.count]
+            let segments = (to - from + n) % n
+            addChain((0...(segments == 0 ? n : segments)).map { points[(from + $0) % n] })
+        }
+        for i in splits {
             let prev = points[(i + n - 1) % n], v = points[i], next = points[(i + 1) % n]
             addJoin(prev, v, next, smooth: !corners[i])
         }
@@ -101,10 +112,41 @@ private struct StrokeBuilder {
         output.close()
     }
 
-    private mutating func addSegment(_ a: Point, _ b: Point) {
-        let n = unitNormal(a, b)
-        let ox = n.x * halfWidth, oy = n.y * halfWidth
-        addPolygon([Point(a.x + ox, a.y + oy), Point(b.x + ox, b.y + oy), Point(b.x - ox, b.y - oy), Point(a.x - ox, a.y - oy)])
+    /// Both offset sides of a run of points that meet smoothly. At each point the outer side
+    /// steps straight from one segment's offset to the next (a bevel, which is what the turn
+    /// of a flattened curve needs); the inner side goes through the point itself, so that the
+    /// overlap of the two offsets is wound like the rest and adds instead of cancelling.
+    private func offsets(_ q: [Point]) -> (left: [Point], right: [Point]) {
+        let m = q.count
+        let h = halfWidth
+        var left: [Point] = [], right: [Point] = []
+        left.reserveCapacity(m * 2)
+        right.reserveCapacity(m * 2)
+        var previous = unitNormal(q[0], q[1])
+        left.append(Point(q[0].x + previous.x * h, q[0].y + previous.y * h))
+        right.append(Point(q[0].x - previous.x * h, q[0].y - previous.y * h))
+        for k in 1..<(m - 1) {
+            let v = q[k], before = q[k - 1], after = q[k + 1]
+            let normal = unitNormal(v, after)
+            let cross = (v.x - before.x) * (after.y - v.y) - (v.y - before.y) * (after.x - v.x)
+            left.append(Point(v.x + previous.x * h, v.y + previous.y * h))
+            right.append(Point(v.x - previous.x * h, v.y - previous.y * h))
+            // The outer side is opposite the turn (as in addJoin).
+            if cross > 0 { left.append(v) } else if cross < 0 { right.append(v) }
+            left.append(Point(v.x + normal.x * h, v.y + normal.y * h))
+            right.append(Point(v.x - normal.x * h, v.y - normal.y * h))
+            previous = normal
+        }
+        left.append(Point(q[m - 1].x + previous.x * h, q[m - 1].y + previous.y * h))
+        right.append(Point(q[m - 1].x - previous.x * h, q[m - 1].y - previous.y * h))
+        return (left, right)
+    }
+
+    /// An open run: one polygon, out along one side and back along the other.
+    private mutating func addChain(_ q: [Point]) {
+        guard q.count >= 2 else { return }
+        let (left, right) = offsets(q)
+        addPolygon(left + right.reversed())
     }
 
     private mutating func addCircle(at c: Point) {

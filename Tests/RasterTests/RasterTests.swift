@@ -208,6 +208,62 @@ final class StrokeTests: XCTestCase {
         return p
     }
 
+    /// A round-capped stroke covers the points within half its width of the line: pixels
+    /// well inside that distance are fully covered, pixels well outside are empty. Curves
+    /// wider than their own bend (the inner side folds over), a closed ring, and a curve
+    /// crossing itself must leave no hole and no spill.
+    func testCurvedStrokesCoverExactlyTheBandAroundTheLine() {
+        func cubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p1: Point) -> (Path, [Point]) {
+            var path = Path()
+            path.move(to: p0)
+            path.cubic(to: p1, control1: c1, control2: c2)
+            let samples = (0...1000).map { i -> Point in
+                let t = Double(i) / 1000, u = 1 - t
+                return Point(u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p1.x,
+                             u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p1.y)
+            }
+            return (path, samples)
+        }
+        var ring = Path()
+        ring.addEllipse(in: Rect(x: 30, y: 25, width: 100, height: 70))
+        let ringSamples = (0...1000).map { i -> Point in
+            let t = 2 * Double.pi * Double(i) / 1000
+            return Point(80 + 50 * cos(t), 60 + 35 * sin(t))
+        }
+        let cases: [(String, (Path, [Point]), Double)] = [
+            ("S-curve", cubic(Point(20, 100), Point(60, -20), Point(100, 140), Point(140, 20)), 26),
+            ("tight bend", cubic(Point(30, 100), Point(150, 10), Point(10, 10), Point(130, 100)), 34),
+            ("loop", cubic(Point(20, 60), Point(180, 120), Point(-20, 120), Point(140, 60)), 18),
+            ("ring", (ring, ringSamples), 20),
+        ]
+        for (name, (path, line), width) in cases {
+            var style = StrokeStyle()
+            style.width = width
+            style.cap = .round
+            var s = Surface(width: 160, height: 120)
+            s.stroke(path, style: style, paint: .solid(.black))
+            var holes = 0, spills = 0
+            for y in 0..<120 {
+                for x in 0..<160 {
+                    let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                    var d = Double.infinity
+                    for i in 1..<line.count {
+                        let a = line[i - 1], b = line[i]
+                        let abx = b.x - a.x, aby = b.y - a.y
+                        let t = max(0, min(1, ((p.x - a.x) * abx + (p.y - a.y) * aby) / max(abx * abx + aby * aby, 1e-12)))
+                        let dx = p.x - a.x - t * abx, dy = p.y - a.y - t * aby
+                        d = min(d, (dx * dx + dy * dy).squareRoot())
+                    }
+                    let alpha = s.pixels[y * 160 + x] >> 24
+                    if d < width / 2 - 1.5 && alpha != 255 { holes += 1 }
+                    if d > width / 2 + 1.5 && alpha != 0 { spills += 1 }
+                }
+            }
+            XCTAssertEqual(holes, 0, "\(name): pixels inside the band not fully covered")
+            XCTAssertEqual(spills, 0, "\(name): pixels outside the band covered")
+        }
+    }
+
     func testCapsExtendTheLineByTheRightAmount() {
         // 60 long, 10 wide: butt 600, square 700, round 600 + π·25.
         XCTAssertEqual(coverage(stroke(line) { $0.width = 10; $0.cap = .butt }), 600, accuracy: 1)
