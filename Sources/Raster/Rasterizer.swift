@@ -58,38 +58,66 @@ struct Rasterizer {
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.
     mutating func add(_ path: Path, tolerance: Double = 0.05) {
-        var start = Point.zero, last = Point.zero
-        var open = false
-        for e in path.elements {
-            switch e {
-            case .move(let p):
-                if open { addLine(last, start) }
-                start = p; last = p; open = true
-            case .line(let p):
-                addLine(last, p); last = p; open = true
-            case .cubic(let c1, let c2, let p):
-                var prev = last
-                Flatten.cubic(last, c1, c2, p, tolerance: tolerance) { q in
-                    addLine(prev, q)
-                    prev = q
+        let (w, h, s, bpr, ox, oy) = (width, height, stride, blocksPerRow, originX, originY)
+        // The buffers are reached once per path, not once per edge: a flattened curve has
+        // hundreds of short edges.
+        blocks.withUnsafeMutableBufferPointer { blocks in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in
+        rowMax.withUnsafeMutableBufferPointer { rowMax in
+        cells.withUnsafeMutableBufferPointer { cells in
+            let sink = EdgeSink(cells: cells.baseAddress!, rowMin: rowMin.baseAddress!, rowMax: rowMax.baseAddress!,
+                                blocks: blocks.baseAddress!, width: w, height: h, stride: s, blocksPerRow: bpr,
+                                originX: Double(ox), originY: Double(oy))
+            var start = Point.zero, last = Point.zero
+            var open = false
+            for e in path.elements {
+                switch e {
+                case .move(let p):
+                    if open { sink.addLine(last, start) }
+                    start = p; last = p; open = true
+                case .line(let p):
+                    sink.addLine(last, p); last = p; open = true
+                case .cubic(let c1, let c2, let p):
+                    var prev = last
+                    Flatten.cubic(last, c1, c2, p, tolerance: tolerance) { q in
+                        sink.addLine(prev, q)
+                        prev = q
+                    }
+                    last = p; open = true
+                case .close:
+                    sink.addLine(last, start)
+                    last = start
                 }
-                last = p; open = true
-            case .close:
-                addLine(last, start)
-                last = start
             }
+            if open { sink.addLine(last, start) }
         }
-        if open { addLine(last, start) }
+        }
+        }
+        }
     }
+}
+
+/// Writes edges into a rasterizer's buffers (borrowed for one `add`).
+private struct EdgeSink {
+    let cells: UnsafeMutablePointer<Float>
+    let rowMin: UnsafeMutablePointer<Int32>
+    let rowMax: UnsafeMutablePointer<Int32>
+    let blocks: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let stride: Int
+    let blocksPerRow: Int
+    let originX: Double
+    let originY: Double
 
     /// The area under the clamp ramp: ∫ from -∞ to v of clamp(u, 0, 1) du.
     @inline(__always) private static func ramp(_ v: Double) -> Double {
         v <= 0 ? 0 : v < 1 ? v * v / 2 : v - 0.5
     }
 
-    mutating func addLine(_ p: Point, _ q: Point) {
-        let ax = p.x - Double(originX), ay = p.y - Double(originY)
-        let bx = q.x - Double(originX), by = q.y - Double(originY)
+    func addLine(_ p: Point, _ q: Point) {
+        let ax = p.x - originX, ay = p.y - originY
+        let bx = q.x - originX, by = q.y - originY
         guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
         // Split where the edge leaves the buffer's columns, so that each piece is either
         // inside or wholly to one side, where clamping x is exact. (No array here: this runs
@@ -117,7 +145,7 @@ struct Rasterizer {
         }
     }
 
-    private mutating func addClamped(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
+    private func addClamped(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
         let w = Double(width)
         var ax = min(max(ax0, 0), w), ay = ay0, bx = min(max(bx0, 0), w), by = by0
         guard ay != by else { return }
@@ -132,55 +160,50 @@ struct Rasterizer {
         let firstRow = Int(ay), endRow = min(height, Int(by.rounded(.up)))
         guard firstRow < endRow else { return }
         let bpr = blocksPerRow
-        blocks.withUnsafeMutableBufferPointer { blocks in
-        rowMin.withUnsafeMutableBufferPointer { rowMin in
-        rowMax.withUnsafeMutableBufferPointer { rowMax in
-        cells.withUnsafeMutableBufferPointer { cells in
-            for row in firstRow..<endRow {
-                let top = max(Double(row), ay), bottom = min(Double(row + 1), by)
-                let dy = bottom - top
-                let xNext = x + dxdy * dy
-                let d = dy * direction
-                // Left of the buffer everything is covered, right of it nothing is seen:
-                // clamping x keeps the coverage of every pixel inside exact.
-                var xl = min(max(min(x, xNext), 0), w), xr = min(max(max(x, xNext), 0), w)
-                let base = row * stride
-                let firstCell = Int32(min(Int(xl), width))
-                if firstCell < rowMin[row] { rowMin[row] = firstCell }
-                let lastCell = Int32(min(Int(xr) + 1, width + 1))
-                if lastCell > rowMax[row] { rowMax[row] = lastCell }
-                for b in Int(firstCell >> 4)...Int(lastCell >> 4) { blocks[row * bpr + b] = 1 }
-                if xr - xl < 1e-7 {
-                    let xm = (xl + xr) / 2
-                    let c = min(Int(xm), width)
-                    let f = xm - Double(c)
-                    cells[base + c] += Float(d * (1 - f))
-                    cells[base + c + 1] += Float(d * f)
-                } else {
-                    // Fraction of pixel i right of the edge, averaged over the row:
-                    // F(i) = (R(i+1-xl) - R(i+1-xr)) / (xr - xl).
-                    if xr > w { xr = w }
-                    if xl < 0 { xl = 0 }
-                    let inverseWidth = 1 / (xr - xl)
-                    var i = Int(xl)
-                    var previous = 0.0
-                    while Double(i) < xr {
-                        let t = Double(i + 1)
-                        let f = (Self.ramp(t - xl) - Self.ramp(t - xr)) * inverseWidth
-                        cells[base + i] += Float(d * (f - previous))
-                        previous = f
-                        i += 1
-                    }
-                    cells[base + i] += Float(d * (1 - previous))
+        for row in firstRow..<endRow {
+            let top = max(Double(row), ay), bottom = min(Double(row + 1), by)
+            let dy = bottom - top
+            let xNext = x + dxdy * dy
+            let d = dy * direction
+            // Left of the buffer everything is covered, right of it nothing is seen:
+            // clamping x keeps the coverage of every pixel inside exact.
+            var xl = min(max(min(x, xNext), 0), w), xr = min(max(max(x, xNext), 0), w)
+            let base = row * stride
+            let firstCell = Int32(min(Int(xl), width))
+            if firstCell < rowMin[row] { rowMin[row] = firstCell }
+            let lastCell = Int32(min(Int(xr) + 1, width + 1))
+            if lastCell > rowMax[row] { rowMax[row] = lastCell }
+            for b in Int(firstCell >> 4)...Int(lastCell >> 4) { blocks[row * bpr + b] = 1 }
+            if xr - xl < 1e-7 {
+                let xm = (xl + xr) / 2
+                let c = min(Int(xm), width)
+                let f = xm - Double(c)
+                cells[base + c] += Float(d * (1 - f))
+                cells[base + c + 1] += Float(d * f)
+            } else {
+                // Fraction of pixel i right of the edge, averaged over the row:
+                // F(i) = (R(i+1-xl) - R(i+1-xr)) / (xr - xl).
+                if xr > w { xr = w }
+                if xl < 0 { xl = 0 }
+                let inverseWidth = 1 / (xr - xl)
+                var i = Int(xl)
+                var previous = 0.0
+                while Double(i) < xr {
+                    let t = Double(i + 1)
+                    let f = (Self.ramp(t - xl) - Self.ramp(t - xr)) * inverseWidth
+                    cells[base + i] += Float(d * (f - previous))
+                    previous = f
+                    i += 1
                 }
-                x = xNext
+                cells[base + i] += Float(d * (1 - previous))
             }
-        }
-        }
-        }
+            x = xNext
         }
     }
 
+}
+
+extension Rasterizer {
     /// Rounds 0...255 to a byte without a range check: adding 1.5·2²³ leaves the rounded
     /// integer in the low mantissa bits.
     @inline(__always) static func byte(_ v: Float) -> UInt8 {
