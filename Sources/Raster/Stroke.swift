@@ -114,27 +114,48 @@ private struct StrokeBuilder {
 
     /// Both offset sides of a run of points that meet smoothly. At each point the outer side
     /// steps straight from one segment's offset to the next (a bevel, which is what the turn
-    /// of a flattened curve needs); the inner side goes through the point itself, so that the
-    /// overlap of the two offsets is wound like the rest and adds instead of cancelling.
+    /// of a flattened curve needs). On the inner side the two offsets cross: where the
+    /// crossing lies within both segments (what is left of them after the previous point's
+    /// crossing) the side simply goes through it; where the bend is tighter than the stroke is
+    /// wide it goes through the point itself instead, so that the folded-over offsets are
+    /// wound like the rest and add instead of cancelling.
     private func offsets(_ q: [Point]) -> (left: [Point], right: [Point]) {
         let m = q.count
         let h = halfWidth
         var left: [Point] = [], right: [Point] = []
         left.reserveCapacity(m * 2)
         right.reserveCapacity(m * 2)
+        func length(_ a: Point, _ b: Point) -> Double { ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() }
         var previous = unitNormal(q[0], q[1])
+        // How much of the current segment's inner side the previous crossing took.
+        var taken = 0.0
         left.append(Point(q[0].x + previous.x * h, q[0].y + previous.y * h))
         right.append(Point(q[0].x - previous.x * h, q[0].y - previous.y * h))
         for k in 1..<(m - 1) {
             let v = q[k], before = q[k - 1], after = q[k + 1]
             let normal = unitNormal(v, after)
             let cross = (v.x - before.x) * (after.y - v.y) - (v.y - before.y) * (after.x - v.x)
-            left.append(Point(v.x + previous.x * h, v.y + previous.y * h))
-            right.append(Point(v.x - previous.x * h, v.y - previous.y * h))
+            let a = Point(v.x + previous.x * h, v.y + previous.y * h), b = Point(v.x + normal.x * h, v.y + normal.y * h)
+            let c = Point(v.x - previous.x * h, v.y - previous.y * h), d = Point(v.x - normal.x * h, v.y - normal.y * h)
+            // The offsets cross h·tan(θ/2) before and after the point (θ the turn, < 90°).
+            let cosTurn = previous.x * normal.x + previous.y * normal.y
+            let sinTurn = abs(previous.x * normal.y - previous.y * normal.x)
+            let reach = h * sinTurn / (1 + cosTurn)
+            let fits = cross != 0 && reach + taken <= length(before, v) && reach <= length(v, after)
+            let inner = fits ? 1 / (1 + cosTurn) : 0
+            let crossing = Point(h * (previous.x + normal.x) * inner, h * (previous.y + normal.y) * inner)
             // The outer side is opposite the turn (as in addJoin).
-            if cross > 0 { left.append(v) } else if cross < 0 { right.append(v) }
-            left.append(Point(v.x + normal.x * h, v.y + normal.y * h))
-            right.append(Point(v.x - normal.x * h, v.y - normal.y * h))
+            if cross > 0 {
+                if fits { left.append(Point(v.x + crossing.x, v.y + crossing.y)) } else { left += [a, v, b] }
+                right += [c, d]
+            } else if cross < 0 {
+                if fits { right.append(Point(v.x - crossing.x, v.y - crossing.y)) } else { right += [c, v, d] }
+                left += [a, b]
+            } else {
+                left += [a, b]
+                right += [c, d]
+            }
+            taken = fits ? reach : 0
             previous = normal
         }
         left.append(Point(q[m - 1].x + previous.x * h, q[m - 1].y + previous.y * h))
