@@ -56,8 +56,11 @@ public final class PropertyAnimator {
     private var rate = 0.0
     private var startTime: Double?
 
+    /// A physical spring (`TimingCurve.springPhysics`) lasts its own settling time, as in
+    /// UIKit; `duration` is then ignored.
     public init(duration: Double, timing: TimingCurve = .easeInOut, clock: PlaybackClock) {
-        self.duration = duration.isFinite && duration > 0 ? duration : 0.001
+        let given = timing.settlingDuration ?? duration
+        self.duration = given.isFinite && given > 0 ? given : 0.001
         self.timing = timing
         self.clock = clock
     }
@@ -97,6 +100,17 @@ public final class PropertyAnimator {
         tracks[id.value] = track
     }
 
+    /// Moves a track's start so that its value at curve progress `newProgress` is the value
+    /// it had at `oldProgress`: the timing changed under it and the value must not jump.
+    private func rebase(_ id: Int, at oldProgress: Double, keepingTo newProgress: Double) {
+        guard var track = tracks[id] else { return }
+        let current = value(of: track, progress: oldProgress)
+        let local = localProgress(track, newProgress)
+        // Solve from' in from' + (to − from')·local = current; at local 1 the move is over.
+        track.from = abs(1 - local) > 1e-12 ? (current - track.to * local) / (1 - local) : track.to
+        tracks[id] = track
+    }
+
     // MARK: Controls
 
     public func start() throws {
@@ -111,9 +125,13 @@ public final class PropertyAnimator {
         }
     }
 
-    /// Starts after `delay` seconds (the animator is active, waiting, meanwhile).
+    /// Starts after `delay` seconds (the animator is active, waiting, meanwhile); a paused
+    /// animator goes on from where it is after the delay. Throws `invalidTransition` when the
+    /// animator is already running (the delay would otherwise move it back to where it last
+    /// paused) or stopped.
     public func start(afterDelay delay: Double) throws {
         guard delay.isFinite, delay >= 0 else { throw AnimatorError.invalidArgument("delay must be a non-negative number") }
+        if isRunning { throw AnimatorError.invalidTransition(action: "start after a delay", state: state) }
         try start()
         anchorTime = clock.now + delay
     }
@@ -145,12 +163,15 @@ public final class PropertyAnimator {
         }
     }
 
-    /// How far through its duration the animator is (0...1). Set it to scrub a paused (or
-    /// inactive) animator; setting it while running throws.
+    /// How far through its duration the animator is (0...1). Setting it scrubs a paused (or
+    /// inactive) animator, as UIKit's property does; where `setFractionComplete` would throw
+    /// (running, stopped, not a number) setting the property is a no-op.
     public var fractionComplete: Double {
-        fraction(at: clock.now)
+        get { fraction(at: clock.now) }
+        set { try? setFractionComplete(newValue) }
     }
 
+    /// Scrubs to `value` (clamped to 0...1); throws while running or stopped.
     public func setFractionComplete(_ value: Double) throws {
         guard state != .stopped, !isRunning else {
             throw AnimatorError.invalidTransition(action: "scrub", state: isRunning ? .active : state)
@@ -162,16 +183,26 @@ public final class PropertyAnimator {
         applyValues(curveProgress(anchorFraction))
     }
 
-    /// Resumes a paused animator with new timing; the rest of the run takes
-    /// `durationFactor` × the remaining time.
-    public func continueAnimation(timing newTiming: TimingCurve? = nil, durationFactor: Double = 1) throws {
+    /// Resumes a paused animator, with new timing parameters when given; the rest of the
+    /// run takes `durationFactor` × the remaining time (a new physical spring: × its own
+    /// settling time). Values do not jump: each animation is rebased so that its value now
+    /// stays and the rest of its move follows the new curve (as `retarget` does).
+    public func continueAnimation(withTimingParameters newTiming: TimingCurve? = nil, durationFactor: Double = 1) throws {
         guard state == .active else { throw AnimatorError.invalidTransition(action: "continue", state: state) }
         guard durationFactor.isFinite, durationFactor > 0 else { throw AnimatorError.invalidArgument("durationFactor must be positive") }
-        if let newTiming { timing = newTiming }
         let f = fraction(at: clock.now)
+        let before = curveProgress(f)
+        if let newTiming {
+            timing = newTiming
+            if let own = newTiming.settlingDuration { duration = own }
+        }
+        duration *= durationFactor
+        let after = curveProgress(f)
+        if after != before {
+            for id in tracks.keys { rebase(id, at: before, keepingTo: after) }
+        }
         anchorFraction = f
         anchorTime = clock.now
-        duration *= durationFactor
         run(from: clock.now)
     }
 
@@ -202,10 +233,13 @@ public final class PropertyAnimator {
         let now = clock.now
         guard now >= anchorTime else { return }  // still in its delay
         let f = fraction(at: now)
+        // The fraction stays at the end reached, so fractionComplete reads 1 (or 0) after.
         if !isReversed && f >= 1 {
+            anchorFraction = 1
             applyValues(1)
             complete(.end)
         } else if isReversed && f <= 0 {
+            anchorFraction = 0
             applyValues(0)
             complete(.start)
         } else {
