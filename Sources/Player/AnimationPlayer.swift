@@ -58,6 +58,9 @@ public final class AnimationPlayer {
     private var anchorTime: Double
     private var frozenFrame: Double?
     public private(set) var isPlaying = false
+    /// A segment was paused before its end: `resume()` goes on with it, and anything else
+    /// that replaces it reports it as interrupted.
+    private var isPaused = false
 
     public init(inPoint: Double, outPoint: Double, frameRate: Double, markers: [Marker] = [], clock: PlaybackClock) {
         self.inPoint = inPoint
@@ -95,9 +98,10 @@ public final class AnimationPlayer {
     public func play(fromFrame: Double? = nil, toFrame: Double, loopMode: LoopMode = .playOnce, completion: Completion? = nil) {
         let now = clock.now
         let startFrame = fromFrame ?? currentFrame(at: now)
-        interrupt()
+        let interrupted = takePendingCompletions()
         start(Segment(from: startFrame, to: toFrame, loopMode: loopMode,
                       endDistance: Self.endDistance(abs(toFrame - startFrame), loopMode), speed: nil, completion: completion), at: now)
+        report(interrupted)
     }
 
     /// Plays from the start of one marker to the start of another (default: from where it is).
@@ -118,22 +122,33 @@ public final class AnimationPlayer {
     }
 
     /// The download-finished move, as one atomic change: the loop that is playing stops
-    /// looping and plays on, at `finishSpeed`, to its end; the next segment then starts at
-    /// the exact instant the first one ends (no gap, no repeated frame), at speed
-    /// `thenSpeed`, from there to `toProgress`, once; then `completion(true)`.
+    /// looping and plays on, at `finishSpeed`, from the frame it shows now to its end (the
+    /// segment's `to`, forwards, even from an auto-reverse loop's backward pass, so nothing
+    /// jumps); the next segment then starts at the exact instant the first one ends (no gap,
+    /// no repeated frame), at speed `thenSpeed`, from there to `toProgress`, once; then
+    /// `completion(true)`. The loop's own completion reports true when it reaches its end.
+    /// A paused segment does not resume: it is reported interrupted and the second part
+    /// starts at once; an earlier finishing move's second part is replaced (reported
+    /// interrupted).
     public func finishLoop(finishSpeed: Double = 4, thenPlayFromProgress fromProgress: Double? = nil,
                            thenPlayToProgress toProgress: Double = 1, thenSpeed: Double = 1, completion: Completion? = nil) {
         let now = clock.now
-        _ = currentFrame(at: now)  // settle anything that already ended
+        settle(at: now)
+        var interrupted = queue.compactMap(\.completion)
+        queue = []
+        if isPaused { interrupted += takePendingCompletions() }
         reanchor(at: now, oldSpeed: speed)
+        // The frame showing now, read before the speed (and so the direction) changes.
+        let here = frame(atDistance: distance(at: now))
         speedWithoutReanchor(abs(finishSpeed))
         if isPlaying, segment.endDistance == nil {
-            // The end of the loop being played: the next multiple of the segment's length
-            // (a whole further loop when exactly on a boundary, which shows the start).
-            let length = segment.length
-            let end = length > 0 ? ((anchorDistance / length).rounded(.down) + 1) * length : anchorDistance
-            segment.loopMode = .repeat(length > 0 ? end / length : 1)
-            segment.endDistance = end
+            // Once from the frame showing now to the loop's end: for a loop the rest of the
+            // current pass (a whole pass when exactly on a boundary, which shows the start);
+            // for an auto-reverse loop going backwards it turns forwards where it is.
+            segment = Segment(from: here, to: segment.to, loopMode: .playOnce, endDistance: abs(segment.to - here),
+                              speed: nil, completion: segment.completion)
+            anchorDistance = 0
+            anchorTime = now
         }
         let to = frame(forProgress: toProgress)
         // The second part starts where the loop ends unless another start is named.
@@ -144,28 +159,35 @@ public final class AnimationPlayer {
             // Nothing looping: go straight to the second part.
             advanceQueue(at: now)
         }
+        report(interrupted)
     }
 
     public func pause() {
-        guard isPlaying else { return }
-        frozenFrame = currentFrame(at: clock.now)
-        reanchor(at: clock.now, oldSpeed: speed)
+        let now = clock.now
+        settle(at: now)
+        guard isPlaying else { return }  // nothing playing, or it ended before now
+        frozenFrame = frame(atDistance: distance(at: now))
+        reanchor(at: now, oldSpeed: speed)
         isPlaying = false
+        isPaused = true
     }
 
-    /// Continues a paused segment.
+    /// Continues a paused segment (nothing to do when none is paused).
     public func resume() {
-        guard !isPlaying, frozenFrame != nil else { return }
+        guard isPaused else { return }
         anchorTime = clock.now
         frozenFrame = nil
+        isPaused = false
         isPlaying = true
     }
 
-    /// Stops, returns to the start of the animation and reports the segment as interrupted.
+    /// Stops, returns to the start of the animation and reports the segment (playing or
+    /// paused) as interrupted.
     public func stop() {
-        interrupt()
+        settle(at: clock.now)
+        let interrupted = takePendingCompletions()
         frozenFrame = inPoint
-        isPlaying = false
+        report(interrupted)
     }
 
     // MARK: Position
@@ -173,10 +195,11 @@ public final class AnimationPlayer {
     public var currentFrame: Double {
         get { currentFrame(at: clock.now) }
         set {
-            // Scrubbing stops playback at that frame.
-            interrupt()
-            isPlaying = false
+            // Scrubbing stops playback (playing or paused) at that frame.
+            settle(at: clock.now)
+            let interrupted = takePendingCompletions()
             frozenFrame = min(max(newValue.isFinite ? newValue : inPoint, min(inPoint, outPoint)), max(inPoint, outPoint))
+            report(interrupted)
         }
     }
 
@@ -213,12 +236,22 @@ public final class AnimationPlayer {
         }
     }
 
+    /// The frame at which a segment ends when played forwards: its `to` after whole runs,
+    /// part-way through after a fractional repeat count (repeat(2.5) of 0→60 ends at 30).
+    static func endFrame(of s: Segment) -> Double {
+        guard let end = s.endDistance, s.length > 0 else { return s.to }
+        let rest = end - (end / s.length).rounded(.down) * s.length
+        if rest <= 0 { return end > 0 ? s.to : s.from }
+        return s.from + (s.to >= s.from ? 1 : -1) * rest
+    }
+
     private func start(_ s: Segment, at time: Double) {
         segment = s
         if let v = s.speed { speedWithoutReanchor(v) }
         anchorTime = time
         anchorDistance = speed < 0 ? (s.endDistance ?? s.length) : 0
         frozenFrame = nil
+        isPaused = false
         isPlaying = true
     }
 
@@ -236,14 +269,21 @@ public final class AnimationPlayer {
         anchorTime = time
     }
 
-    /// Ends the current segment early, telling its completion (and dropping queued ones).
-    private func interrupt() {
-        let pending = [segment] + queue
-        queue = []
-        let wasPlaying = isPlaying
+    /// Ends the current segment early, playing or paused, and drops the queued ones; returns
+    /// their completions for `report` to call once the new state is in place (so a
+    /// completion that starts something else is not overwritten). A segment that ended on
+    /// its own has no completion left, so nothing is reported twice.
+    private func takePendingCompletions() -> [Completion] {
+        let pending = ([segment] + queue).compactMap(\.completion)
         segment.completion = nil
+        queue = []
         isPlaying = false
-        if wasPlaying { for s in pending { s.completion?(false) } }
+        isPaused = false
+        return pending
+    }
+
+    private func report(_ interrupted: [Completion]) {
+        for completion in interrupted { completion(false) }
     }
 
     private func advanceQueue(at time: Double) {
@@ -257,9 +297,14 @@ public final class AnimationPlayer {
     }
 
     private func currentFrame(at time: Double) -> Double {
+        settle(at: time)
         if let frozenFrame, !isPlaying { return snap(frozenFrame) }
-        // Finish every segment whose end lies before `time`, starting the next one exactly
-        // at that end, so the sequence is continuous.
+        return snap(frame(atDistance: distance(at: time)))
+    }
+
+    /// Finishes every segment whose end lies before `time`, starting the next one exactly
+    /// at that end, so the sequence is continuous; completions are called in order.
+    private func settle(at time: Double) {
         var guardCount = 0
         while isPlaying, let end = segment.endDistance, guardCount < 1000 {
             guardCount += 1
@@ -269,7 +314,7 @@ public final class AnimationPlayer {
             let target = speed >= 0 ? end : 0
             let endTime = speed != 0 ? anchorTime + (target - anchorDistance) / (speed * frameRate) : time
             let finished = segment
-            let lastFrame = speed >= 0 ? finished.to : finished.from
+            let lastFrame = speed >= 0 ? Self.endFrame(of: finished) : finished.from
             segment.completion = nil
             if queue.isEmpty {
                 isPlaying = false
@@ -278,9 +323,7 @@ public final class AnimationPlayer {
                 advanceQueue(at: endTime)
             }
             finished.completion?(true)
-            if !isPlaying { return snap(frozenFrame ?? lastFrame) }
         }
-        return snap(frame(atDistance: distance(at: time)))
     }
 
     private func frame(atDistance d: Double) -> Double {
@@ -288,13 +331,15 @@ public final class AnimationPlayer {
         let length = s.length
         let direction: Double = s.to >= s.from ? 1 : -1
         guard length > 0 else { return s.from }
-        if let end = s.endDistance, d >= end { return s.to }
+        if let end = s.endDistance, d >= end { return Self.endFrame(of: s) }
         switch s.loopMode {
         case .playOnce:
             return s.from + direction * min(max(d, 0), length)
         case .loop, .repeat:
             var u = d.truncatingRemainder(dividingBy: length)
             if u < 0 { u += length }
+            // On a boundary a pass begins: forwards that shows `from`, backwards `to`.
+            if u == 0 && speed < 0 { u = length }
             return s.from + direction * u
         case .autoReverse:
             var u = d.truncatingRemainder(dividingBy: 2 * length)
