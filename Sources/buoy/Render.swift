@@ -52,6 +52,11 @@ struct Render: ParsableCommand {
             guard animation == nil, frame == nil, progress == nil, frames == nil else {
                 throw ValidationError("--batch takes no animation and no frame options")
             }
+            // The batch renders each file as the snapshot layout has it; a value given with
+            // --set would be silently left out, so it is refused instead.
+            guard assignments.isEmpty else {
+                throw ValidationError("--set cannot be used with --batch (batch lines render the files as they are)")
+            }
             return
         }
         guard animation != nil else { throw ValidationError("missing ANIMATION (or --batch FILE)") }
