@@ -48,19 +48,23 @@ public final class DRMPresenter: Presenter {
     public init(device: String?, modeRequest: ModeRequest? = nil, rotate: Rotation? = nil, format: PixelFormat? = nil,
                 allowAtomic: Bool = true) throws {
         let candidates = device.map { [$0] } ?? Self.cards()
-        guard !candidates.isEmpty else { throw DisplayError(device: "/dev/dri", reason: "no DRM device (is a KMS driver loaded?)") }
-        var lastError: DisplayError?
+        guard !candidates.isEmpty else {
+            throw DisplayError(device: "/dev/dri", reason: "no DRM device (is a KMS driver loaded?)", kind: .noDevice)
+        }
+        var reported: DisplayError?
         var opened: (Int32, String, UInt32, UInt32, drmModeModeInfo, Rotation)?
         for path in candidates {
             do {
                 opened = try Self.open(path, modeRequest: modeRequest)
                 break
             } catch let error as DisplayError {
-                lastError = error
+                // A card that is there but refused (master held, permission) is what the user
+                // must hear about, not another card with nothing connected.
+                if reported == nil || DisplayFallback.mayFallBack(after: reported!) { reported = error }
             }
         }
         guard let (fd, path, connector, crtc, mode, panelRotation) = opened else {
-            throw lastError ?? DisplayError(device: "/dev/dri", reason: "no usable display")
+            throw reported ?? DisplayError(device: "/dev/dri", reason: "no usable display", kind: .noDisplay)
         }
         self.fd = fd
         self.device = path
@@ -113,26 +117,45 @@ public final class DRMPresenter: Presenter {
         let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            throw DisplayError(device: path, reason: e == EACCES ? "permission denied (add the user to the video group)" : String(cString: strerror(e)))
+            switch e {
+            case EACCES, EPERM:
+                throw DisplayError(device: path, reason: "permission denied (add the user to the video group)", kind: .permissionDenied)
+            case ENOENT, ENODEV, ENXIO:
+                throw DisplayError(device: path, reason: String(cString: strerror(e)), kind: .noDevice)
+            default:
+                throw DisplayError(device: path, reason: String(cString: strerror(e)))
+            }
         }
-        func fail(_ reason: String) -> DisplayError { Glibc.close(fd); return DisplayError(device: path, reason: reason) }
-        if drmSetMaster(fd) != 0 && errno != EINVAL {
-            // Opening the card first makes us master; a running compositor holds it instead.
-            if drmIsMaster(fd) == 0 { throw fail("another process holds DRM master (a compositor or another buoy?)") }
+        func fail(_ reason: String, _ kind: DisplayError.Kind) -> DisplayError {
+            Glibc.close(fd)
+            return DisplayError(device: path, reason: reason, kind: kind)
         }
-        guard let res = drmModeGetResources(fd) else { throw fail("not a KMS device") }
+        if drmSetMaster(fd) != 0 {
+            // Opening the card first makes us master; a running compositor holds it instead
+            // (EBUSY), or the kernel refuses a process that is not allowed to take it (EACCES).
+            // Other errors (ENOTTY: not a DRM node) are left to the KMS query below.
+            let e = errno
+            if (e == EBUSY || e == EACCES || e == EPERM) && drmIsMaster(fd) == 0 { throw fail(masterFailure(e), .busy) }
+        }
+        guard let res = drmModeGetResources(fd) else { throw fail("not a KMS device", .noDisplay) }
         defer { drmModeFreeResources(res) }
         for i in 0..<Int(res.pointee.count_connectors) {
             guard let conn = drmModeGetConnector(fd, res.pointee.connectors[i]) else { continue }
             defer { drmModeFreeConnector(conn) }
             guard conn.pointee.connection == DRM_MODE_CONNECTED, conn.pointee.count_modes > 0 else { continue }
             guard let mode = pickMode(conn, modeRequest) else {
-                throw fail("no mode \(modeRequest.map { "\($0)" } ?? "") on connector \(conn.pointee.connector_id)")
+                throw fail("no mode \(modeRequest.map { "\($0)" } ?? "") on connector \(conn.pointee.connector_id)", .failed)
             }
             guard let crtc = findCrtc(fd, res, conn) else { continue }
             return (fd, path, conn.pointee.connector_id, crtc, mode, panelOrientation(fd, conn.pointee.connector_id))
         }
-        throw fail("no connected display")
+        throw fail("no connected display", .noDisplay)
+    }
+
+    /// Why DRM master could not be had, from the errno of SET_MASTER, a modeset or a flip.
+    static func masterFailure(_ e: Int32) -> String {
+        e == EBUSY ? "another process holds DRM master (a compositor or another buoy?)"
+            : "cannot become DRM master: \(String(cString: strerror(e))) (a compositor or another buoy holds the display, or buoy is not on the active console)"
     }
 
     static func pickMode(_ conn: drmModeConnectorPtr, _ request: ModeRequest?) -> drmModeModeInfo? {
@@ -171,15 +194,25 @@ public final class DRMPresenter: Presenter {
             let value = props.pointee.prop_values[i]
             for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
                 let label = withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                switch label {
-                case "Upside Down": return .half
-                case "Left Side Up": return .quarter
-                case "Right Side Up": return .threeQuarters
-                default: return .none
-                }
+                return rotation(forPanelOrientation: label)
             }
         }
         return .none
+    }
+
+    /// The turn (clockwise, as `Rotation` and `PanelConversion` count) that puts the picture
+    /// upright on a panel mounted as the "panel orientation" enum says. "Left Side Up": the
+    /// panel's left edge is at the top of the device, i.e. the panel is turned 90° clockwise,
+    /// so the picture must be turned 90° counter-clockwise (270° clockwise) in its buffer —
+    /// the kernel's own fbdev helper turns the console the same way (DRM_MODE_ROTATE_90, which
+    /// DRM counts counter-clockwise). "Right Side Up" is the opposite, 90° clockwise.
+    public static func rotation(forPanelOrientation label: String) -> Rotation {
+        switch label {
+        case "Upside Down": return .half
+        case "Left Side Up": return .threeQuarters
+        case "Right Side Up": return .quarter
+        default: return .none  // "Normal", or a value this build does not know
+        }
     }
 
     private func createBuffer(width: Int, height: Int) throws -> DumbBuffer {
@@ -234,7 +267,7 @@ public final class DRMPresenter: Presenter {
 
     public func presentationTime(notBefore earliest: Double) -> Double {
         guard let last = lastFlipTime else { return max(earliest, Self.monotonicNow()) }
-        return Self.snap(max(earliest, last + refreshInterval), base: last, interval: refreshInterval)
+        return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
@@ -254,7 +287,11 @@ public final class DRMPresenter: Presenter {
                 atomic = nil
                 var connector = connectorID
                 guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
-                    throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(errno)))")
+                    let e = errno
+                    // Without master the kernel refuses the modeset (EACCES): someone else
+                    // took the display between opening and now.
+                    if e == EACCES || e == EBUSY { throw DisplayError(device: device, reason: "mode set failed: " + Self.masterFailure(e), kind: .busy) }
+                    throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(e)))")
                 }
             }
             description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
@@ -270,13 +307,15 @@ public final class DRMPresenter: Presenter {
         let flipped = atomic.map { $0.flip(fb: buffer.fb, width: Int(mode.hdisplay), height: Int(mode.vdisplay), userData: userData) }
             ?? drmModePageFlip(fd, crtcID, buffer.fb, buoy_drm_mode_page_flip_event, userData)
         guard flipped == 0 else {
-            throw DisplayError(device: device, reason: "page flip failed: \(String(cString: strerror(errno)))")
+            let e = errno
+            if e == EACCES { throw DisplayError(device: device, reason: "page flip failed: " + Self.masterFailure(e), kind: .busy) }
+            throw DisplayError(device: device, reason: "page flip failed: \(String(cString: strerror(e)))")
         }
         _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
         flipPending = true
         let time = try waitForFlip()
         front = back
-        let missed = max(0, Int(((time - expected) / refreshInterval).rounded()))
+        let missed = FramePacing.missed(presentedAt: time, expected: expected, interval: refreshInterval)
         lastFlipTime = time
         return Presentation(time: time, missed: missed)
     }

@@ -31,18 +31,28 @@ public final class FBDevPresenter: Presenter {
         let fd = open(device, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            throw DisplayError(device: device, reason: e == ENOENT ? "no such framebuffer device" : String(cString: strerror(e)))
+            switch e {
+            case ENOENT, ENODEV, ENXIO:
+                throw DisplayError(device: device, reason: "no such framebuffer device", kind: .noDevice)
+            case EACCES, EPERM:
+                throw DisplayError(device: device, reason: "permission denied (add the user to the video group)", kind: .permissionDenied)
+            default:
+                throw DisplayError(device: device, reason: String(cString: strerror(e)))
+            }
         }
         var v = fb_var_screeninfo()
         var f = fb_fix_screeninfo()
         guard buoy_ioctl_ptr(fd, buoy_fbioget_vscreeninfo, &v) == 0, buoy_ioctl_ptr(fd, buoy_fbioget_fscreeninfo, &f) == 0 else {
             Glibc.close(fd)
-            throw DisplayError(device: device, reason: "not a framebuffer device")
+            throw DisplayError(device: device, reason: "not a framebuffer device", kind: .noDevice)
         }
         let bpp = Int(v.bits_per_pixel)
-        guard bpp == 16 || bpp == 32 else {
+        // The driver says where each colour's bits are; writing XRGB8888 or RGB565 into a
+        // panel laid out otherwise (BGR order, RGB555, 24 bpp) would show wrong colours.
+        let layout = FBPixelLayout(v)
+        guard let pixelFormat = layout.pixelFormat else {
             Glibc.close(fd)
-            throw DisplayError(device: device, reason: "\(bpp) bits per pixel is not supported (16 or 32)")
+            throw DisplayError(device: device, reason: "pixel layout \(layout) is not supported (XRGB8888 or RGB565)")
         }
         // Ask for a virtual screen twice as tall to flip between two pages.
         var wanted = v
@@ -63,7 +73,7 @@ public final class FBDevPresenter: Presenter {
         panelWidth = Int(v.xres)
         panelHeight = Int(v.yres)
         bitsPerPixel = bpp
-        format = bpp == 16 ? .rgb565 : .xrgb8888
+        format = pixelFormat
         variable = v
         canPan = Int(v.yres_virtual) >= 2 * Int(v.yres) && stride * Int(v.yres) * 2 <= size
         // pixclock is picoseconds per pixel; the refresh follows from the whole frame timing.
@@ -85,28 +95,36 @@ public final class FBDevPresenter: Presenter {
 
     public func presentationTime(notBefore earliest: Double) -> Double {
         guard let last = lastPresent else { return max(earliest, DRMPresenter.monotonicNow()) }
-        return Self.snap(max(earliest, last + refreshInterval), base: last, interval: refreshInterval)
+        return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
+
+    /// Whether FBIO_WAITFORVSYNC works here; after its first failure (fbtft and most SPI
+    /// panels have no vsync interrupt) frames are paced by a timer instead.
+    private var hasVsync = true
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
         let target = canPan ? 1 - page : 0
         PanelConversion.write(surface, rotation: rotation, to: map + target * stride * panelHeight, stride: stride, format: format)
-        var waited = false
-        if canPan {
-            variable.yoffset = UInt32(target * panelHeight)
-            var zero: UInt32 = 0
-            waited = buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) == 0
-            _ = buoy_ioctl_ptr(fd, buoy_fbiopan_display, &variable)
-            page = target
-        }
-        if !waited {
-            // No vsync interrupt: pace by the clock.
+        if !hasVsync {
+            // No vblank to wait for: the timer stands in for it, so the frame shows at its time.
             let now = DRMPresenter.monotonicNow()
             if expected > now { usleep(useconds_t((expected - now) * 1e6)) }
         }
+        if canPan {
+            // Pan first: the driver shows the new page from the next vblank, and waiting for
+            // that vblank afterwards returns once it is on screen. (Waiting first and panning
+            // after would show it a refresh later than reported.)
+            variable.yoffset = UInt32(target * panelHeight)
+            _ = buoy_ioctl_ptr(fd, buoy_fbiopan_display, &variable)
+            page = target
+        }
+        if hasVsync {
+            var zero: UInt32 = 0
+            hasVsync = buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) == 0
+        }
         let now = DRMPresenter.monotonicNow()
-        let missed = lastPresent == nil ? 0 : max(0, Int(((now - expected) / refreshInterval).rounded()))
+        let missed = lastPresent == nil ? 0 : FramePacing.missed(presentedAt: now, expected: expected, interval: refreshInterval)
         lastPresent = now
         return Presentation(time: now, missed: missed)
     }
@@ -122,5 +140,56 @@ public final class FBDevPresenter: Presenter {
         console?.restore()
         munmap(map, mapSize)
         Glibc.close(fd)
+    }
+}
+
+/// Where a framebuffer keeps each colour's bits (fb_var_screeninfo's red, green and blue
+/// bitfields), and the pixel format that matches it.
+public struct FBPixelLayout: Equatable, Sendable, CustomStringConvertible {
+    public struct Field: Equatable, Sendable {
+        public var offset: Int
+        public var length: Int
+        /// The most significant bit is on the right (fb_bitfield.msb_right): none of ours.
+        public var msbRight: Bool
+
+        public init(offset: Int, length: Int, msbRight: Bool = false) {
+            self.offset = offset
+            self.length = length
+            self.msbRight = msbRight
+        }
+    }
+
+    public var bitsPerPixel: Int
+    public var red: Field
+    public var green: Field
+    public var blue: Field
+
+    public init(bitsPerPixel: Int, red: Field, green: Field, blue: Field) {
+        self.bitsPerPixel = bitsPerPixel
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    init(_ v: fb_var_screeninfo) {
+        func field(_ f: fb_bitfield) -> Field { Field(offset: Int(f.offset), length: Int(f.length), msbRight: f.msb_right != 0) }
+        self.init(bitsPerPixel: Int(v.bits_per_pixel), red: field(v.red), green: field(v.green), blue: field(v.blue))
+    }
+
+    /// The format Buoy writes for this layout: XRGB8888 (32 bits, red at 16, green at 8, blue
+    /// at 0, 8 bits each; the top byte is ignored or alpha, written opaque) or RGB565; nil for
+    /// anything else.
+    public var pixelFormat: PixelFormat? {
+        let fields = [red, green, blue]
+        guard !fields.contains(where: \.msbRight) else { return nil }
+        let shape = fields.map { [$0.offset, $0.length] }
+        if bitsPerPixel == 32 && shape == [[16, 8], [8, 8], [0, 8]] { return .xrgb8888 }
+        if bitsPerPixel == 16 && shape == [[11, 5], [5, 6], [0, 5]] { return .rgb565 }
+        return nil
+    }
+
+    public var description: String {
+        func f(_ name: String, _ x: Field) -> String { "\(name) \(x.length) bits at \(x.offset)" + (x.msbRight ? " (msb right)" : "") }
+        return "\(bitsPerPixel) bpp, \(f("red", red)), \(f("green", green)), \(f("blue", blue))"
     }
 }

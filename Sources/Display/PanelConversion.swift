@@ -3,6 +3,18 @@ import Raster
 /// Copies a rendered surface into a panel buffer: pixel format conversion and rotation in
 /// one pass. The surface is the logical (rotated) picture; the buffer is the panel's own.
 public enum PanelConversion {
+    /// The panel's buffer for `surface` as a surface of its own (premultiplied ARGB): what a
+    /// panel turned by `rotation` scans out. Headless frames and video are written from it,
+    /// so they show what the panel shows.
+    public static func panelSurface(_ surface: Surface, rotation: Rotation) -> Surface {
+        guard rotation != .none else { return surface }
+        var panel = Surface(width: rotation.swapsAxes ? surface.height : surface.width,
+                            height: rotation.swapsAxes ? surface.width : surface.height)
+        let stride = panel.width * 4
+        panel.pixels.withUnsafeMutableBytes { write(surface, rotation: rotation, to: $0.baseAddress!, stride: stride, format: .argb8888) }
+        return panel
+    }
+
     public static func write(_ surface: Surface, rotation: Rotation, to buffer: UnsafeMutableRawPointer, stride: Int,
                              format: PixelFormat) {
         if rotation == .none {

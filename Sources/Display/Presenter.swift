@@ -25,11 +25,12 @@ public protocol Presenter: AnyObject {
     func close()
     /// How the picture is turned on the panel (orientation property and --rotate).
     var rotation: Rotation { get }
+    /// Files and streams: time is virtual (frame number over the rate), nothing is on a screen.
+    var writesFiles: Bool { get }
 }
 
 extension Presenter {
-    /// Files and streams are not turned.
-    public var rotation: Rotation { .none }
+    public var writesFiles: Bool { false }
 
     public func present(_ surface: Surface) throws -> Presentation {
         try present(surface, version: .max)
@@ -37,11 +38,33 @@ extension Presenter {
 
     /// Files and streams have virtual time: every frame is the next refresh.
     public func presentationTime(notBefore earliest: Double) -> Double { nextPresentationTime() }
+}
 
-    /// Snaps `earliest` up to the refresh grid that starts at `base`.
-    static func snap(_ earliest: Double, base: Double, interval: Double) -> Double {
+/// Frame pacing on a display with a fixed refresh: a frame is shown at a refresh of the grid
+/// that starts at the last presentation, never before the next one. The frame loop renders the
+/// animation for the time this gives, so animation time is presentation time: a frame that
+/// takes long to render lands on a later refresh (skipping by time) instead of slowing the
+/// animation down.
+public enum FramePacing {
+    /// The refresh at which a frame that is ready at `earliest` will be seen, when the last
+    /// one was seen at `last`: the first refresh of the grid at or after both `earliest` and
+    /// the next refresh.
+    public static func presentationTime(notBefore earliest: Double, last: Double, interval: Double) -> Double {
+        snap(max(earliest, last + interval), base: last, interval: interval)
+    }
+
+    /// Snaps `earliest` up to the refresh grid that starts at `base`. The small tolerance
+    /// keeps a time that is on a refresh (up to rounding) on that refresh.
+    public static func snap(_ earliest: Double, base: Double, interval: Double) -> Double {
         guard earliest > base, interval > 0 else { return base }
         return base + (((earliest - base) / interval) - 1e-6).rounded(.up) * interval
+    }
+
+    /// Refreshes that went by without a new frame before one seen at `time` that was
+    /// expected at `expected` (the refresh after the previous frame).
+    public static func missed(presentedAt time: Double, expected: Double, interval: Double) -> Int {
+        guard interval > 0 else { return 0 }
+        return max(0, Int(((time - expected) / interval).rounded()))
     }
 }
 
@@ -56,13 +79,31 @@ public struct Presentation: Equatable, Sendable {
 }
 
 public struct DisplayError: Error, CustomStringConvertible, Equatable {
+    /// Why a display could not be used, as far as `--display auto` must know: whether there
+    /// is nothing to show on there (and the next kind of display may be tried) or a device
+    /// that is there refused (and the user must see why).
+    public enum Kind: Sendable, Equatable {
+        /// No such device (no /dev/dri, no card, no /dev/fb0).
+        case noDevice
+        /// The device is there but has no connected display (or cannot show one: no KMS).
+        case noDisplay
+        /// Another process holds the device (DRM master: a compositor or another buoy).
+        case busy
+        /// The user may not open or drive the device.
+        case permissionDenied
+        /// Any other failure of a device that is there.
+        case failed
+    }
+
     /// The device or path concerned.
     public var device: String
     public var reason: String
+    public var kind: Kind
 
-    public init(device: String, reason: String) {
+    public init(device: String, reason: String, kind: Kind = .failed) {
         self.device = device
         self.reason = reason
+        self.kind = kind
     }
 
     public var description: String { "\(device): \(reason)" }

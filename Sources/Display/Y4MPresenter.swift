@@ -2,17 +2,22 @@ import Foundation
 import Raster
 
 /// Streams frames as YUV4MPEG2 (4:4:4, BT.601 limited range) for ffmpeg and other video
-/// tools: `buoy play … --display y4m:- | ffmpeg -i - out.mp4`.
+/// tools: `buoy play … --display y4m:- | ffmpeg -i - out.mp4`. Like headless frames, the video
+/// is the panel's buffer: `width` × `height` are the panel's, the picture turned into it.
 public final class Y4MPresenter: Presenter {
     public let width: Int
     public let height: Int
     public let refreshInterval: Double
+    public let rotation: Rotation
+    private let panelWidth: Int
+    private let panelHeight: Int
     private let handle: FileHandle
     private let path: String
     private var sequence = 0
     private var headerWritten = false
 
-    public init(path: String, width: Int, height: Int, fps: Double = 60) throws {
+    /// `width` × `height`: the video's (the panel); rendering is at that size turned by `rotate`.
+    public init(path: String, width: Int, height: Int, fps: Double = 60, rotate: Rotation = .none) throws {
         guard width > 0, height > 0, fps > 0, fps.isFinite else { throw DisplayError(device: "y4m:\(path)", reason: "invalid size or rate") }
         if path == "-" {
             handle = .standardOutput
@@ -23,12 +28,17 @@ public final class Y4MPresenter: Presenter {
             handle = h
         }
         self.path = path
-        self.width = width
-        self.height = height
+        panelWidth = width
+        panelHeight = height
+        rotation = rotate
+        self.width = rotate.swapsAxes ? height : width
+        self.height = rotate.swapsAxes ? width : height
         refreshInterval = 1 / fps
     }
 
-    public var description: String { "y4m:\(path) \(width)x\(height)" }
+    public var description: String { "y4m:\(path) \(panelWidth)x\(panelHeight)" + (rotation == .none ? "" : " rotated \(rotation.rawValue)") }
+
+    public var writesFiles: Bool { true }
 
     public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
 
@@ -36,15 +46,16 @@ public final class Y4MPresenter: Presenter {
         var out = Data()
         if !headerWritten {
             let fps = Int((1 / refreshInterval).rounded())
-            out.append(contentsOf: Array("YUV4MPEG2 W\(width) H\(height) F\(fps):1 Ip A1:1 C444\n".utf8))
+            out.append(contentsOf: Array("YUV4MPEG2 W\(panelWidth) H\(panelHeight) F\(fps):1 Ip A1:1 C444\n".utf8))
             headerWritten = true
         }
         out.append(contentsOf: Array("FRAME\n".utf8))
-        let n = width * height
+        let panel = PanelConversion.panelSurface(surface, rotation: rotation)
+        let n = panelWidth * panelHeight
         var planes = [UInt8](repeating: 0, count: n * 3)
         for i in 0..<n {
             // Premultiplied colour is the picture over black.
-            let p = surface.pixels[i]
+            let p = panel.pixels[i]
             let r = Double((p >> 16) & 0xff), g = Double((p >> 8) & 0xff), b = Double(p & 0xff)
             planes[i] = UInt8(max(16, min(235, 16 + 0.257 * r + 0.504 * g + 0.098 * b + 0.5)))
             planes[n + i] = UInt8(max(16, min(240, 128 - 0.148 * r - 0.291 * g + 0.439 * b + 0.5)))

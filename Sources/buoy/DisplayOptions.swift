@@ -4,10 +4,10 @@ import Raster
 
 /// Where and how frames are shown: the options `buoy play` and `buoy run` share.
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "auto, drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless:DIR or y4m:PATH|-")
+    @Option(help: "auto (DRM, else fbdev), auto:headless:DIR (… else PNG frames), drm[:/dev/dri/cardN], fbdev[:/dev/fbN], headless:DIR or y4m:PATH|-")
     var display: String = "auto"
 
-    @Option(help: "Output size WxH for headless and y4m (default: the animation's size).")
+    @Option(help: "Output size WxH for headless and y4m, the panel's (default: the animation's size, turned by --rotate).")
     var size: Size?
 
     @Option(help: "DRM mode WxH[@HZ] (default: the connector's preferred mode).")
@@ -27,7 +27,8 @@ struct DisplayOptions: ParsableArguments {
 
     var spec: DisplaySpec? { DisplaySpec(display) }
 
-    /// Files and streams, whose time is virtual.
+    /// Files and streams, whose time is virtual. (`auto:headless:DIR` is known only once
+    /// opened: see `Presenter.writesFiles`.)
     var writesFiles: Bool {
         switch spec {
         case .headless?, .y4m?: return true
@@ -36,7 +37,7 @@ struct DisplayOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard spec != nil else { throw ValidationError("--display: expected auto, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
+        guard spec != nil else { throw ValidationError("--display: expected auto, auto:headless:DIR, drm[:DEV], fbdev[:DEV], headless:DIR or y4m:PATH") }
         guard Rotation(rawValue: rotate) != nil else { throw ValidationError("--rotate must be 0, 90, 180 or 270") }
         guard ["auto", "xrgb8888", "rgb565"].contains(pixelFormat) else { throw ValidationError("--pixel-format must be auto, xrgb8888 or rgb565") }
         if let mode, ModeRequest(mode) == nil { throw ValidationError("--mode: expected WxH or WxH@HZ, e.g. 1280x720@60") }
@@ -47,23 +48,43 @@ struct DisplayOptions: ParsableArguments {
     /// Opens the display; a missing or busy one is exit status 4 with the device named.
     func openPresenter(animationSize: (Int, Int)) throws -> Presenter {
         let turn = Rotation(rawValue: rotate)!
-        let w = size?.width ?? animationSize.0, h = size?.height ?? animationSize.1
+        // Without --size, files are the animation's size as it is seen: the panel a turned
+        // picture needs is the other way round.
+        let w = size?.width ?? (turn.swapsAxes ? animationSize.1 : animationSize.0)
+        let h = size?.height ?? (turn.swapsAxes ? animationSize.0 : animationSize.1)
         let modeRequest = mode.flatMap(ModeRequest.init)
+        func headless(_ dir: String) throws -> Presenter {
+            try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every, rotate: turn)
+        }
         do {
             switch spec! {
-            case .headless(let dir): return try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every)
-            case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps)
+            case .headless(let dir): return try headless(dir)
+            case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps, rotate: turn)
             case .drm(let device):
                 return try DRMPresenter(device: device, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
             case .fbdev(let device): return try FBDevPresenter(device: device, rotate: turn)
-            case .auto:
+            case .auto(let headlessDirectory):
+                // Each step only when the one before has nothing to show on: a display that is
+                // there but refused (busy, no permission) stops here with its own error.
+                let drmError: DisplayError
                 do {
                     return try DRMPresenter(device: nil, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
-                } catch let drmError as DisplayError {
-                    do { return try FBDevPresenter(device: "/dev/fb0", rotate: turn) } catch let fbError as DisplayError {
-                        throw DisplayError(device: "auto", reason: "no display: DRM (\(drmError)); fbdev (\(fbError))")
-                    }
+                } catch let error as DisplayError {
+                    guard DisplayFallback.mayFallBack(after: error) else { throw error }
+                    drmError = error
                 }
+                let fbError: DisplayError
+                do {
+                    return try FBDevPresenter(device: "/dev/fb0", rotate: turn)
+                } catch let error as DisplayError {
+                    guard DisplayFallback.mayFallBack(after: error) else { throw error }
+                    fbError = error
+                }
+                if let headlessDirectory {
+                    printStatus("no display (DRM: \(drmError); fbdev: \(fbError)); writing frames to \(headlessDirectory)")
+                    return try headless(headlessDirectory)
+                }
+                throw DisplayError(device: "auto", reason: "no display: DRM (\(drmError)); fbdev (\(fbError))")
             }
         } catch let error as DisplayError {
             throw CommandFailure.display("\(error)")

@@ -10,10 +10,17 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play an animation on a display: DRM/KMS, fbdev, PNG frames or a y4m stream.",
         discussion: """
-        --display auto tries DRM, then fbdev. headless:DIR writes frame-000000.png … at --fps
-        (keeping every --every-th); y4m:PATH (or y4m:-) streams video for ffmpeg. Frame times are
-        presentation times: a slow frame makes the next one skip ahead, never slows the
-        animation. SIGINT/SIGTERM restore the console and the previous display mode.
+        --display auto tries DRM, then fbdev, and goes on only when there is nothing to show on \
+        (no device, no connected display); a display that is there but refused (DRM master held \
+        by a compositor, permission denied) stops with its error (exit 4). auto:headless:DIR \
+        writes PNG frames to DIR when there is no display at all.
+
+        headless:DIR writes frame-000000.png … at --fps (keeping every --every-th); y4m:PATH (or \
+        y4m:-) streams video for ffmpeg. Both are the panel's buffer: --size is the panel's, and \
+        --rotate turns the picture into it as on a real panel.
+
+        Frame times are presentation times: a slow frame makes the next one skip ahead, never \
+        slows the animation. SIGINT/SIGTERM restore the console and the previous display mode.
         """
     )
 
@@ -62,9 +69,15 @@ struct Play: ParsableCommand {
             throw CommandFailure.badArguments("--set \(assignment.keypath): matches no property of that value type")
         }
         let anim = renderer.animation
-        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        // Handlers first: a signal while the display is being opened (the console already
+        // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
+        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
         defer { presenter.close() }
+        if loop && duration == nil && presenter.writesFiles {
+            // auto:headless:DIR found no display: looping into files would never end.
+            throw CommandFailure.badArguments("--loop to files needs --duration (no display found, writing frames to files)")
+        }
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
         }

@@ -103,7 +103,11 @@ final class DisplayTests: XCTestCase {
     }
 
     func testSpecsAndModes() {
-        XCTAssertEqual(DisplaySpec("auto"), .auto)
+        XCTAssertEqual(DisplaySpec("auto"), .auto(headless: nil))
+        XCTAssertEqual(DisplaySpec("auto:headless:out/frames"), .auto(headless: "out/frames"))
+        XCTAssertNil(DisplaySpec("auto:headless"))
+        XCTAssertNil(DisplaySpec("auto:y4m:-"))
+        XCTAssertNil(DisplaySpec("auto:"))
         XCTAssertEqual(DisplaySpec("drm"), .drm(device: nil))
         XCTAssertEqual(DisplaySpec("drm:/dev/dri/card1"), .drm(device: "/dev/dri/card1"))
         XCTAssertEqual(DisplaySpec("fbdev"), .fbdev(device: "/dev/fb0"))
