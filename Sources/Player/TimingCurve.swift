@@ -49,7 +49,8 @@ public enum TimingCurve: Equatable, Sendable {
             let d = max(duration, 1e-6)
             // Settling time scales as 1/ω when there is no initial velocity, so the time at
             // ω = 1 divided by the duration is the ω that settles exactly at the end.
-            let omega = Self.settlingTime(zeta: zeta, omega: 1, velocity: 0) / d
+            // (At ω = 1 time is dimensionless: no cap in seconds applies; ζ ≥ 0.01 keeps it finite.)
+            let omega = Self.settlingTime(zeta: zeta, omega: 1, velocity: 0, limit: .greatestFiniteMagnitude) / d
             return Self.spring(t: f * d, zeta: zeta, omega: omega, velocity: velocity)
         case .springPhysics(let mass, let stiffness, let damping, let velocity):
             let (zeta, omega) = Self.physics(mass: mass, stiffness: stiffness, damping: damping)
@@ -84,17 +85,17 @@ public enum TimingCurve: Equatable, Sendable {
         }
     }
 
-    /// The time after which the envelope stays below `settlingThreshold`. Every envelope
-    /// above either only falls or rises once and then falls, so the times where it is above
-    /// the threshold form one interval from 0, and bisection finds its end.
-    static func settlingTime(zeta: Double, omega: Double, velocity: Double) -> Double {
+    /// The time after which the envelope stays below `settlingThreshold`, at most `limit`.
+    /// Every envelope above either only falls or rises once and then falls, so the times
+    /// where it is above the threshold form one interval from 0, and bisection finds its end.
+    static func settlingTime(zeta: Double, omega: Double, velocity: Double, limit: Double = maximumSettlingDuration) -> Double {
         let v0 = velocity.isFinite ? velocity : 0
-        guard zeta > 0, omega > 0 else { return maximumSettlingDuration }
+        guard zeta > 0, omega > 0 else { return limit }
         func above(_ t: Double) -> Bool { envelope(t: t, zeta: zeta, omega: omega, velocity: v0) > settlingThreshold }
         var hi = 1 / omega
         while above(hi) {
-            if hi >= maximumSettlingDuration { return maximumSettlingDuration }
-            hi = min(hi * 2, maximumSettlingDuration)
+            if hi >= limit { return limit }
+            hi = min(hi * 2, limit)
         }
         var lo = 0.0
         for _ in 0..<80 {

@@ -104,6 +104,11 @@ final class TimingClosedFormTests: XCTestCase {
         // It has (nearly) arrived when the duration is up: the end does not snap.
         XCTAssertEqual(TimingCurve.spring(dampingRatio: slowZeta).progress(atFraction: 0.999_999, duration: duration), 1, accuracy: 0.0011)
         XCTAssertEqual(TimingCurve.spring(dampingRatio: 1).progress(atFraction: 0.999_999, duration: duration), 1, accuracy: 0.0011)
+        // So do very light and very heavy damping (the light one oscillates hundreds of times
+        // its natural period before settling: no cap in seconds may cut it short).
+        for ratio in [0.02, 0.05, 5, 10] {
+            XCTAssertEqual(TimingCurve.spring(dampingRatio: ratio).progress(atFraction: 0.999_999, duration: duration), 1, accuracy: 0.0011, "ζ \(ratio)")
+        }
     }
 
     func testInitialVelocityFollowsTheOscillator() throws {
