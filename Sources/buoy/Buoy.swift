@@ -37,20 +37,30 @@ struct Buoy: ParsableCommand {
 }
 
 /// For `buoy run`: the config file's settings go first so the command line's override them.
-/// `--config FILE` names it; otherwise /etc/buoy/buoy.toml is read when it exists.
+/// `--config FILE` names it; otherwise /etc/buoy/buoy.toml is read when it exists. The file's
+/// downloads are used only when the command line names none: a `--url` there replaces them all
+/// (flags override the file), and `--no-config-downloads` drops them (the daemon started after
+/// the boot job, which did them). `--config` itself stays for Run to show in its help.
 func withConfigFile(_ arguments: [String]) throws -> [String] {
     guard arguments.first == "run" else { return arguments }
-    var rest = Array(arguments.dropFirst())
+    let rest = Array(arguments.dropFirst())
     var path: String?
-    if let i = rest.firstIndex(of: "--config") {
-        guard i + 1 < rest.count else { throw CommandFailure.badArguments("--config needs a file") }
-        path = rest[i + 1]
-        rest.removeSubrange(i...(i + 1))
-    } else if FileManager.default.fileExists(atPath: ConfigFile.defaultPath) {
+    for (i, argument) in rest.enumerated() {
+        if argument == "--" { break }
+        if argument == "--config" {
+            guard i + 1 < rest.count else { throw CommandFailure.badArguments("--config needs a file") }
+            path = rest[i + 1]
+        } else if argument.hasPrefix("--config=") {
+            path = String(argument.dropFirst("--config=".count))
+        }
+    }
+    if path == nil, FileManager.default.fileExists(atPath: ConfigFile.defaultPath) {
         path = ConfigFile.defaultPath
     }
     guard let path else { return arguments }
-    return ["run"] + (try ConfigFile.arguments(path: path)) + rest
+    let file = try ConfigFile.arguments(path: path)
+    let ownDownloads = rest.contains { $0 == "--url" || $0.hasPrefix("--url=") || $0 == "--no-config-downloads" }
+    return ["run"] + file.settings + (ownDownloads ? [] : file.downloads.flatMap { $0 }) + rest
 }
 
 /// An error that ends the command with a specific exit status and a one-line message.

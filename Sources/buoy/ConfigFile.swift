@@ -1,6 +1,7 @@
 import Foundation
 
-/// `/etc/buoy/buoy.toml` for `buoy run`: the same settings as the flags, which override it.
+/// `/etc/buoy/buoy.toml` for `buoy run`: the same settings as the flags, which override it;
+/// a `--url` on the command line replaces the file's downloads (see `withConfigFile`).
 ///
 ///     display = "drm"
 ///     rotate = 90
@@ -11,35 +12,46 @@ import Foundation
 ///     sha256 = "…"
 ///
 /// A small TOML subset: `key = value` (strings, numbers, booleans), comments, and
-/// `[[download]]` tables. Unknown keys are errors naming the line.
+/// `[[download]]` tables (url, output, and optionally sha256: 64 hex digits or url:URL of a
+/// .sha256 file). Unknown keys are errors naming the line.
 enum ConfigFile {
     static let defaultPath = "/etc/buoy/buoy.toml"
     static let keys: Set<String> = ["animation", "display", "size", "fps", "every", "rotate", "content-mode", "keypath",
                                     "on-complete", "trace", "trigger", "socket", "psplash-fifo", "input-dir", "mode", "pixel-format", "lift", "loop-segment", "success-segment", "keys", "socket-group", "retry-after", "max-retries", "touch"]
 
-    /// The run flags the file stands for, to be placed before the command line's own.
-    static func arguments(path: String) throws -> [String] {
+    /// What the file stands for as run flags: its settings, and one group per `[[download]]`
+    /// table. Each group carries its own `--sha256` (`none` when the table has no checksum),
+    /// because --url, --output and --sha256 pair by position: a download without a checksum must
+    /// not hand the next one's to its own file.
+    struct Arguments: Equatable {
+        var settings: [String] = []
+        var downloads: [[String]] = []
+    }
+
+    static func arguments(path: String) throws -> Arguments {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw CommandFailure.badArguments("\(path): cannot read the config file")
         }
-        var args: [String] = []
+        var result = Arguments()
         var inDownload = false
         var download: [String: String] = [:]
-        func flushDownload(_ line: Int) throws {
+        var downloadLine = 0
+        func flushDownload() throws {
             guard inDownload else { return }
             guard let url = download["url"], let output = download["output"] else {
-                throw CommandFailure.badArguments("\(path):\(line): a [[download]] needs url and output")
+                throw CommandFailure.badArguments("\(path):\(downloadLine): a [[download]] needs url and output")
             }
-            args += ["--url", url, "--output", output]
-            if let sum = download["sha256"] { args += ["--sha256", sum] }
+            let sum = download["sha256"].flatMap { $0.isEmpty ? nil : $0 } ?? "none"
+            result.downloads.append(["--url", url, "--output", output, "--sha256", sum])
             download = [:]
         }
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if line == "[[download]]" {
-                try flushDownload(number + 1)
+                try flushDownload()
                 inDownload = true
+                downloadLine = number + 1
                 continue
             }
             guard let eq = line.firstIndex(of: "=") else {
@@ -54,11 +66,11 @@ enum ConfigFile {
                 download[key] = value
             } else {
                 guard keys.contains(key) else { throw CommandFailure.badArguments("\(path):\(number + 1): unknown key \(key)") }
-                args += ["--\(key)", value]
+                result.settings += ["--\(key)", value]
             }
         }
-        try flushDownload(text.split(separator: "\n").count)
-        return args
+        try flushDownload()
+        return result
     }
 
     static func stripComment(_ line: String) -> String {

@@ -14,13 +14,22 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The download screen: play the animation while files download, the water rising with the bytes.",
         discussion: """
-        The first segment loops while downloading; the layer at --keypath (a position) rises from
-        where it is to one display height above as bytes arrive (eased between curl's bursts). On
-        success the current loop finishes at 4x and the success segment plays once. Each --url
-        pairs with the --output at the same place; files land atomically, verified by --sha256.
+        The first segment loops while downloading; the layer at --keypath (a position) rises from \
+        where it is to one display height above as bytes arrive (eased between curl's bursts). On \
+        success the current loop finishes at 4x and the success segment plays once. Each --url \
+        pairs with the --output and the --sha256 at the same place (give --sha256 none for a file \
+        without a checksum when a later one has one); files land atomically, verified. \
+        Settings come from --config (default /etc/buoy/buoy.toml when it exists); flags override \
+        it, and any --url on the command line replaces its [[download]] tables. \
         Exit status with --on-complete exit: 0 after success, 5 when a download failed.
         """
     )
+
+    @Option(help: ArgumentHelp("Settings and [[download]] tables (keys mirror the flags); flags override it, any --url replaces its downloads.", valueName: "file"))
+    var config: String = ConfigFile.defaultPath
+
+    @Flag(name: .customLong("no-config-downloads"), help: "Use the config file's settings but none of its downloads (a daemon started after the boot job).")
+    var noConfigDownloads = false
 
     @Option(help: "A Lottie JSON file or URL (cached for offline boots; default: Buoy's own boat on the waves).")
     var animation: String?
@@ -31,7 +40,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("output"), help: "Where the URL at the same place goes (repeatable).")
     var outputs: [String] = []
 
-    @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable), or url:URL of a .sha256 file.")
+    @Option(name: .customLong("sha256"), help: "Expected SHA-256 of the file at the same place (repeatable), url:URL of a .sha256 file, or none.")
     var checksums: [String] = []
 
     @OptionGroup var output: DisplayOptions
@@ -90,7 +99,7 @@ struct Run: ParsableCommand {
         }
         guard urls.count == outputs.count else { throw ValidationError("each --url needs an --output (\(urls.count) URLs, \(outputs.count) outputs)") }
         guard checksums.count <= urls.count else { throw ValidationError("more --sha256 than --url") }
-        for c in checksums where !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
+        for c in checksums where c != "none" && !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
@@ -149,7 +158,8 @@ struct Run: ParsableCommand {
             printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
         }
         let requests = urls.indices.map { i -> DownloadRequest in
-            let sum = i < checksums.count ? checksums[i] : nil
+            let given = i < checksums.count ? checksums[i] : nil
+            let sum = given == "none" ? nil : given
             return sum?.hasPrefix("url:") == true
                 ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
                 : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)

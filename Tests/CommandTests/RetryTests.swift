@@ -3,59 +3,7 @@ import XCTest
 
 /// `buoy run` itself against the loopback HTTP server of the download tests: automatic
 /// retries after a failed download back off, and a limit makes it give up with exit 5.
-final class RetryTests: XCTestCase {
-    var server: Process!
-    var serverInput: Pipe!
-    var port = 0
-    var dir = ""
-
-    /// The `buoy` built beside this test bundle (swift build and swift test build both).
-    var buoy: URL {
-        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("buoy")
-    }
-
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-cmd-\(getpid())-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../DownloadTests/http_server.py").standardized.path
-        server.arguments = ["python3", script, dir + "/requests.log"]
-        let out = Pipe()
-        serverInput = Pipe()
-        server.standardOutput = out
-        server.standardInput = serverInput
-        try server.run()
-        port = Int(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        XCTAssertGreaterThan(port, 0, "server did not start")
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: buoy.path), "no buoy binary at \(buoy.path): build it first")
-    }
-
-    override func tearDown() {
-        try? serverInput.fileHandleForWriting.close()
-        server.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    /// Runs buoy with `arguments`; returns its exit status and what it wrote to stderr.
-    func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = buoy
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
-    func requests() -> [String] {
-        ((try? String(contentsOfFile: dir + "/requests.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
+final class RetryTests: CommandTestCase {
     /// Spans of consecutive "failed" frames in a trace, in seconds.
     func failedSpans(_ trace: String) throws -> [Double] {
         var spans: [Double] = []
