@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds buoy_VERSION_ARCH.deb with dpkg-deb: the static-runtime binary, the systemd unit and
-# the udev rules. Build on the target architecture (on a Raspberry Pi with Swift's aarch64
+# Builds buoy_VERSION_ARCH.deb with dpkg-deb: the static-runtime binary, the systemd units
+# (boot job, daemon, psplash replacement), the udev rules and an example config; postinst adds
+# the buoy group for the control socket. Build on the target architecture (on a Raspberry Pi with Swift's aarch64
 # toolchain for arm64); x86-64 is what CI tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,6 +29,16 @@ CONTROL
 cat > "$stage/DEBIAN/conffiles" <<'CONF'
 /etc/buoy/buoy.env
 CONF
+cat > "$stage/DEBIAN/postinst" <<'POSTINST'
+#!/bin/sh
+set -e
+if [ "$1" = configure ]; then
+    getent group buoy >/dev/null || groupadd --system buoy
+    if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+    udevadm control --reload 2>/dev/null || true
+fi
+POSTINST
+chmod 0755 "$stage/DEBIAN/postinst"
 out="$repo/buoy_${version}_${arch}.deb"
 dpkg-deb --root-owner-group --build "$stage" "$out" >&2
 echo "$out"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs a built buoy on this machine: the binary, the systemd unit, the udev rules and a
-# sample environment file. Run from the checkout after `swift build -c release --static-swift-stdlib`.
+# Installs a built buoy on this machine: the binary, the systemd units (buoy.service, the boot
+# job that exits and hands over; buoy-daemon.service, the operator's daemon started after it;
+# buoy-psplash.service, psplash's protocol instead of the boot job), the udev rules, the buoy
+# group for the control socket, an example config and an environment file.
+# Run from the checkout after `swift build -c release --static-swift-stdlib`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -8,17 +11,42 @@ bin="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-pat
 [ -x "$bin" ] || { echo "install: build first: swift build -c release --static-swift-stdlib" >&2; exit 1; }
 prefix="${DESTDIR:-}"
 install -D -m 0755 "$bin" "$prefix/usr/bin/buoy"
-install -D -m 0644 "$here/systemd/buoy.service" "$prefix/lib/systemd/system/buoy.service"
+for unit in buoy.service buoy-daemon.service buoy-psplash.service; do
+    install -D -m 0644 "$here/systemd/$unit" "$prefix/lib/systemd/system/$unit"
+done
 install -D -m 0644 "$here/udev/70-buoy.rules" "$prefix/lib/udev/rules.d/70-buoy.rules"
+install -D -m 0644 /dev/stdin "$prefix/usr/share/doc/buoy/buoy.toml.example" <<'TOML'
+# /etc/buoy/buoy.toml: what buoy.service downloads at boot, and settings for every `buoy run`.
+# Keys mirror the run flags; flags on the command line override them, and any --url on the
+# command line replaces these [[download]] tables.
+display = "auto"
+# rotate = 90
+# animation = "/usr/share/buoy/animation.json"
+
+[[download]]
+url = "https://example.org/update.img"
+output = "/var/lib/buoy/update.img"
+# sha256 = "<64 hex digits>"   # or "url:https://example.org/update.img.sha256"; leave out to skip the check
+TOML
 if [ ! -e "$prefix/etc/buoy/buoy.env" ]; then
     install -D -m 0644 /dev/stdin "$prefix/etc/buoy/buoy.env" <<'ENV'
-# Flags for `buoy run` at boot, e.g.:
-# BUOY_ARGS=--url https://example.org/update.img --output /var/lib/update.img --sha256 <64 hex digits>
+# Extra flags for the units (the downloads themselves go in /etc/buoy/buoy.toml):
+# BUOY_ARGS for the boot job buoy.service, e.g. --rotate 90 --max-retries 3
 BUOY_ARGS=
+# BUOY_DAEMON_ARGS for buoy-daemon.service, e.g. --trigger input
+BUOY_DAEMON_ARGS=
+# BUOY_PSPLASH_ARGS for buoy-psplash.service
+BUOY_PSPLASH_ARGS=
 ENV
 fi
-if [ -z "$prefix" ] && command -v systemctl >/dev/null; then
-    systemctl daemon-reload
-    udevadm control --reload 2>/dev/null || true
-    echo "install: enable at boot with: systemctl enable buoy.service"
+if [ -z "$prefix" ]; then
+    # Members of the buoy group may use the daemon's control socket (/run/buoy.sock).
+    getent group buoy >/dev/null || groupadd --system buoy
+    if command -v systemctl >/dev/null; then
+        systemctl daemon-reload
+        udevadm control --reload 2>/dev/null || true
+        echo "install: put the downloads in /etc/buoy/buoy.toml (see /usr/share/doc/buoy/buoy.toml.example), then"
+        echo "install:   systemctl enable buoy.service              # the download screen at boot, then the console"
+        echo "install:   systemctl enable buoy-daemon.service       # and/or the operator's daemon after it (buoy fetch over ssh)"
+    fi
 fi
