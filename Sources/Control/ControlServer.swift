@@ -4,7 +4,9 @@ import Foundation
 /// The daemon side of Buoy's local control socket: line-based JSON requests from operators
 /// (`buoy fetch`, `buoy status`, `buoy cancel` over ssh), JSON event lines back. Non-blocking:
 /// the frame loop calls `poll()` once per frame. Peers are checked by their credentials:
-/// root, the daemon's own user, or members of the socket's group.
+/// root, the daemon's own user, or members of the socket's group (primary or supplementary).
+/// Clients that subscribe receive progress events: a fetch's client until its job ends, a
+/// watcher until it disconnects.
 public final class ControlServer {
     public struct Request: Sendable {
         public var client: Int32
@@ -22,6 +24,23 @@ public final class ControlServer {
     private let listener: Int32
     private let allowedGroup: gid_t?
     private var clients: [Int32: [UInt8]] = [:]
+    /// Subscribed clients; true for watchers (kept after a job ends). Removed on disconnect,
+    /// so a later client that gets the same descriptor number is not mistaken for one.
+    private var subscribers: [Int32: Bool] = [:]
+
+    /// Who is on the other end of a connection.
+    public struct PeerCredentials: Equatable, Sendable {
+        public var uid: uid_t
+        public var gid: gid_t
+        /// Every group the peer is in, supplementary ones included.
+        public var groups: [gid_t]
+
+        public init(uid: uid_t, gid: gid_t, groups: [gid_t]) {
+            self.uid = uid
+            self.gid = gid
+            self.groups = groups
+        }
+    }
 
     /// Listens on `path` (mode 0660, group `group` when given). A stale socket file left by a
     /// crashed daemon is replaced; a live one is an error.
@@ -114,16 +133,80 @@ public final class ControlServer {
 
     public func disconnect(_ fd: Int32) {
         guard clients.removeValue(forKey: fd) != nil else { return }
+        subscribers.removeValue(forKey: fd)
         close(fd)
     }
 
-    /// SO_PEERCRED: root, our own user, or a member of the socket's group.
+    /// Sends `client` the progress events from now on: until the current job ends
+    /// (`watching` false, the client that asked for a fetch) or until it disconnects.
+    public func subscribe(_ client: Int32, watching: Bool) {
+        guard clients[client] != nil else { return }
+        subscribers[client] = watching || (subscribers[client] ?? false)
+    }
+
+    public var subscriberCount: Int { subscribers.count }
+
+    /// Sends `event` to every subscriber. With `jobEnded`, the clients that only followed the
+    /// job are disconnected after it; watchers stay.
+    public func publish(_ event: [String: Any], jobEnded: Bool) {
+        for (client, watching) in subscribers {
+            send(event, to: client)
+            if jobEnded && !watching { disconnect(client) }
+        }
+    }
+
+    /// SO_PEERCRED for the peer's user and primary group, and its supplementary groups.
     private func permitted(_ fd: Int32) -> Bool {
+        guard let peer = Self.peerCredentials(fd) else { return false }
+        return Self.permits(peer, ownUID: getuid(), allowedGroup: allowedGroup)
+    }
+
+    /// The access rule: root, the daemon's own user, or anyone in the socket's group, as
+    /// primary or supplementary group (an operator added to the group keeps their own primary).
+    public static func permits(_ peer: PeerCredentials, ownUID: uid_t, allowedGroup: gid_t?) -> Bool {
+        if peer.uid == 0 || peer.uid == ownUID { return true }
+        guard let allowedGroup else { return false }
+        return peer.gid == allowedGroup || peer.groups.contains(allowedGroup)
+    }
+
+    /// The credentials of the process on the other end of `fd`: SO_PEERCRED, and the groups
+    /// from SO_PEERGROUPS (the peer's own at connect time; Linux 4.13+) or, on older kernels,
+    /// the group database's list for the peer's user.
+    public static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
         var uid: uid_t = 0, gid: gid_t = 0
-        guard buoy_peer_credentials(fd, &uid, &gid) == 0 else { return false }
-        if uid == 0 || uid == getuid() { return true }
-        if let allowedGroup, gid == allowedGroup { return true }
-        return false
+        guard buoy_peer_credentials(fd, &uid, &gid) == 0 else { return nil }
+        let groups = peerGroups(fd) ?? groupList(uid: uid, gid: gid)
+        return PeerCredentials(uid: uid, gid: gid, groups: groups)
+    }
+
+    /// SO_PEERGROUPS; nil where the kernel does not have it.
+    static func peerGroups(_ fd: Int32) -> [gid_t]? {
+        let soPeerGroups: Int32 = 59  // <asm-generic/socket.h>
+        var groups = [gid_t](repeating: 0, count: 64)
+        while true {
+            var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
+            let result = groups.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, soPeerGroups, $0.baseAddress, &length) }
+            if result == 0 { return Array(groups.prefix(Int(length) / MemoryLayout<gid_t>.size)) }
+            // ERANGE: the kernel said how much room the list needs.
+            guard errno == ERANGE, Int(length) > groups.count * MemoryLayout<gid_t>.size else { return nil }
+            groups = [gid_t](repeating: 0, count: Int(length) / MemoryLayout<gid_t>.size)
+        }
+    }
+
+    /// getgrouplist for the user with `uid`; just `gid` when the user is unknown.
+    static func groupList(uid: uid_t, gid: gid_t) -> [gid_t] {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return [gid] }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(entry.pw_name, gid, &groups, &count) < 0 {
+            // Too small: count now holds the number needed.
+            groups = [gid_t](repeating: 0, count: Int(count))
+            guard getgrouplist(entry.pw_name, gid, &groups, &count) >= 0 else { return [gid] }
+        }
+        return Array(groups.prefix(Int(count)))
     }
 }
 
@@ -131,6 +214,8 @@ public final class ControlServer {
 public final class ControlClient {
     public let fd: Int32
     private var pending: [UInt8] = []
+    /// The daemon closed the connection (as opposed to a quiet one: `next` timed out).
+    public private(set) var isClosed = false
 
     public init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -187,7 +272,10 @@ public final class ControlClient {
             guard poll(&pfd, 1, Int32(left * 1000)) > 0 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return nil }
+            if n <= 0 {
+                if n == 0 || (errno != EINTR && errno != EAGAIN) { isClosed = true }
+                return nil
+            }
             pending += buffer[0..<n]
         }
     }

@@ -95,6 +95,12 @@ public final class DownloadScreen {
 
     // MARK: Events
 
+    /// No job (a daemon before its first fetch): the wave loop plays, the state stays idle.
+    public func showIdle() {
+        state = .idle
+        player.play(fromProgress: configuration.loopSegment.lowerBound, toProgress: configuration.loopSegment.upperBound, loopMode: .loop)
+    }
+
     public func showWaiting() {
         state = .waiting
         player.play(fromProgress: configuration.loopSegment.lowerBound, toProgress: configuration.loopSegment.upperBound, loopMode: .loop)

@@ -9,9 +9,12 @@ struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Download a file from an ssh session: progress on the terminal, atomic placement, exit status.",
         discussion: """
-        Progress is a bar on stderr when it is a terminal; with --json, one JSON object per line on
-        stdout ({"received":…,"expected":…|null,"fraction":…|null,"rate":bytes/s,"state":…}).
-        Exit status: 0 done, 1 bad arguments, 5 the download failed (the destination is unchanged).
+        Progress is a bar on stderr when it is a terminal (bytes, rate, ETA), through a daemon or
+        not; with --json, one JSON object per line on stdout, the same on every path:
+        {"event":"progress"|"done"|"failed"|"accepted","state":…,"received":N,"expected":N|null,
+        "fraction":F|null,"rate":bytes/s,"eta":seconds|null,"files":[{"url","output","state",
+        "received","expected","error"?}],"message"?}. Exit status: 0 done, 1 bad arguments,
+        5 the download failed (the destination is unchanged), 130/143 stopped by SIGINT/SIGTERM.
         """
     )
 
@@ -61,20 +64,20 @@ struct Fetch: ParsableCommand {
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
-        let start = Self.now()
-        var lastReport = 0.0
+        var meter = RateMeter()
+        var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
             let now = Self.now()
             guard final || now - lastReport >= 0.2 else { return }
             lastReport = now
-            let rate = Double(s.received) / max(now - start, 1e-3)
+            meter.add(bytes: s.received, at: now)
+            let state = final ? (s.succeeded ? "done" : "failed") : "downloading"
+            let event = ProgressReport.event(final ? state : "progress", state: state, status: s, rate: meter.rate,
+                                             message: s.errors.first.map { "\($0)" })
             if json {
-                let expected = s.expected.map(String.init) ?? "null"
-                let fraction = s.fraction.map { String(format: "%.4f", $0) } ?? "null"
-                print(#"{"received":\#(s.received),"expected":\#(expected),"fraction":\#(fraction),"rate":\#(Int(rate)),"state":"\#(Self.state(s))"}"#)
-                fflush(stdout)
+                ProgressReport.printJSON(event)
             } else if tty {
-                FileHandleWriter.stderr("\r" + Self.bar(s, rate: rate))
+                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
                 if final { FileHandleWriter.stderr("\n") }
             }
         }
@@ -99,12 +102,10 @@ struct Fetch: ParsableCommand {
         let tty = isatty(STDERR_FILENO) != 0
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
-            if json, let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) {
-                print(String(decoding: data, as: UTF8.self))
-                fflush(stdout)
-            } else if tty, let received = event["received"] as? Int {
-                let fraction = event["fraction"] as? Double
-                FileHandleWriter.stderr(String(format: "\rbuoy (daemon): %@ %d bytes   ", fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  ", received))
+            if json {
+                ProgressReport.printJSON(event)
+            } else if tty, name != "error" {
+                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
             }
             switch name {
             case "done":
@@ -125,10 +126,42 @@ struct Fetch: ParsableCommand {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+}
 
-    static func state(_ s: DownloadStatus) -> String {
-        switch s.files[0].state {
-        case .queued, .connecting: return "connecting"
+/// Progress in one schema for every path — the daemon's events to its clients, `buoy fetch
+/// --json` through a daemon or not, `buoy status` — and one terminal bar drawn from it, so an
+/// operator sees the same figures (bytes, rate, ETA) however the download runs.
+enum ProgressReport {
+    /// `state` is the download screen's (idle, waiting, downloading, finishing, success, done,
+    /// failed); each file has its own (queued, connecting, downloading, verifying, retrying,
+    /// done, failed).
+    static func event(_ name: String, state: String, status: DownloadStatus?, rate: Double, message: String?) -> [String: Any] {
+        var e: [String: Any] = ["event": name, "state": state, "rate": Int(rate.rounded())]
+        let received = status?.received ?? 0
+        let expected = status?.expected
+        e["received"] = Int(received)
+        e["expected"] = expected.map { Int($0) as Any } ?? NSNull()
+        e["fraction"] = status?.fraction.map { ($0 * 10000).rounded() / 10000 as Any } ?? NSNull()
+        if let expected, rate > 0, received < expected {
+            e["eta"] = (Double(expected - received) / rate).rounded()
+        } else {
+            e["eta"] = NSNull()
+        }
+        e["files"] = (status?.files ?? []).map { file -> [String: Any] in
+            var f: [String: Any] = ["url": file.request.url, "output": file.request.destination, "state": fileState(file),
+                                    "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? NSNull()]
+            if case .failed(let error) = file.state { f["error"] = "\(error)" }
+            if file.cached { f["cached"] = true }
+            return f
+        }
+        if let message { e["message"] = message }
+        return e
+    }
+
+    static func fileState(_ file: FileStatus) -> String {
+        switch file.state {
+        case .queued: return "queued"
+        case .connecting: return "connecting"
         case .receiving: return "downloading"
         case .verifying: return "verifying"
         case .retrying: return "retrying"
@@ -137,22 +170,58 @@ struct Fetch: ParsableCommand {
         }
     }
 
-    /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08`
-    static func bar(_ s: DownloadStatus, rate: Double) -> String {
+    static func printJSON(_ event: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
+        print(String(decoding: data, as: UTF8.self))
+        fflush(stdout)
+    }
+
+    /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08` (the state after it when
+    /// not downloading; `~` across the bar while the size is unknown).
+    static func bar(_ event: [String: Any]) -> String {
         func size(_ b: Double) -> String {
             b >= 1e9 ? String(format: "%.1f GB", b / 1e9) : b >= 1e6 ? String(format: "%.1f MB", b / 1e6) : String(format: "%.0f kB", b / 1e3)
         }
+        let received = number(event["received"]) ?? 0, rate = number(event["rate"]) ?? 0
+        let state = event["state"] as? String ?? ""
+        let tail = "  " + size(received) + "  " + size(rate) + "/s"
+            + (number(event["eta"]).map { String(format: "  ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "")
+            + (state == "downloading" ? "" : "  " + state) + "   "
         let width = 24
-        guard let f = s.fraction else {
-            return "[" + String(repeating: "~", count: width) + "]  " + size(Double(s.received)) + "  " + size(rate) + "/s  " + state(s) + "   "
-        }
-        let filled = Int(f * Double(width))
-        var eta = ""
-        if let e = s.expected, rate > 0, f < 1 {
-            let left = Int(Double(e - s.received) / rate)
-            eta = String(format: "  ETA %d:%02d", left / 60, left % 60)
-        }
+        guard let f = number(event["fraction"]) else { return "[" + String(repeating: "~", count: width) + "]        " + tail }
+        let filled = min(width, max(0, Int(f * Double(width))))
         return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-            + String(format: " %5.1f%%  ", f * 100) + size(Double(s.received)) + "  " + size(rate) + "/s" + eta + "   "
+            + String(format: " %5.1f%%", f * 100) + tail
+    }
+
+    /// A JSON number as decoded (NSNumber) or as built here (Int, Double); nil for null.
+    static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let v as Int: return Double(v)
+        case let v as Double: return v
+        case let v as NSNumber: return v.doubleValue
+        default: return nil
+        }
+    }
+}
+
+/// Bytes per second over the last few seconds, so the rate and the ETA follow the transfer as
+/// it goes now (a stall shows at once, and a resumed .part's bytes are not counted as speed).
+struct RateMeter {
+    private var samples: [(time: Double, bytes: Int64)] = []
+    private let window = 3.0
+
+    mutating func add(bytes: Int64, at time: Double) {
+        // Fewer bytes than before: a new job started.
+        if let last = samples.last, bytes < last.bytes { samples = [] }
+        samples.append((time, bytes))
+        while samples.count > 2, time - samples[1].time >= window { samples.removeFirst() }
+    }
+
+    mutating func reset() { samples = [] }
+
+    var rate: Double {
+        guard let first = samples.first, let last = samples.last, last.time - first.time > 0.05 else { return 0 }
+        return Double(last.bytes - first.bytes) / (last.time - first.time)
     }
 }

@@ -173,8 +173,11 @@ struct Run: ParsableCommand {
             return Set(parsed.map { $0! })
         } ?? InputWatcher.defaultCodes
         let input = trigger == "input" ? InputWatcher(directory: inputDirectory, codes: codes) : nil
-        if input != nil || (session == nil && !external) {
+        if input != nil && session != nil {
             screen.showWaiting()
+        } else if session == nil && !external {
+            // A daemon with no job yet: the waves roll, nothing to wait for.
+            screen.showIdle()
         } else {
             screen.startDownloading()
         }
@@ -199,8 +202,10 @@ struct Run: ParsableCommand {
         /// How long after `failedAt` the next automatic retry starts; nil when none is due.
         var retryDelay: Double?
         var automaticRetries = 0
-        var subscribers: [Int32] = []
         var lastEvent = 0.0
+        /// The state last published to subscribers: a change is published at once, once.
+        var publishedState: DownloadScreen.State?
+        var meter = RateMeter()
         var quit = false
         let prompt = touch == "prompt" ? "Touch here or press Enter to start" : "Press Enter, Space or touch the screen to start"
         var status = StatusLine(text: input != nil && session != nil ? prompt : "", width: presenter.width, height: presenter.height)
@@ -221,15 +226,10 @@ struct Run: ParsableCommand {
         }
         let interactive = isatty(STDERR_FILENO) != 0
 
+        /// Progress in the schema `buoy fetch` prints on every path (ProgressReport).
         func statusEvent(_ name: String) -> [String: Any] {
-            var e: [String: Any] = ["event": name, "state": screen.state.rawValue]
-            if let s = session?.status {
-                e["received"] = s.received
-                e["expected"] = s.expected.map { $0 as Any } ?? NSNull()
-                e["fraction"] = s.fraction.map { $0 as Any } ?? NSNull()
-            }
-            if let m = screen.message { e["message"] = m }
-            return e
+            if let s = session?.status { meter.add(bytes: s.received, at: DRMPresenter.monotonicNow()) }
+            return ProgressReport.event(name, state: screen.state.rawValue, status: session?.status, rate: meter.rate, message: screen.message)
         }
 
         while !stop.requested && !quit {
@@ -247,11 +247,17 @@ struct Run: ParsableCommand {
                     session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
                     screen = makeScreen()
                     screen.startDownloading()
+                    meter.reset()
                     reported = false
                     failure = nil
-                    subscribers.append(request.client)
+                    control?.subscribe(request.client, watching: false)
                     control?.send(statusEvent("accepted"), to: request.client)
                 case "status":
+                    control?.send(statusEvent("status"), to: request.client)
+                case "watch":
+                    // Every progress event from now on, this job's and later ones', until the
+                    // client leaves.
+                    control?.subscribe(request.client, watching: true)
                     control?.send(statusEvent("status"), to: request.client)
                 case "cancel":
                     session?.cancel()
@@ -353,18 +359,17 @@ struct Run: ParsableCommand {
                                                progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
                                                state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed))
             let now = DRMPresenter.monotonicNow()
-            if now - lastEvent >= 0.2 || screen.state == .done || screen.state == .failed {
+            if now - lastEvent >= 0.2 || screen.state != publishedState {
                 lastEvent = now
-                if interactive, let s = session?.status {
-                    let pct = s.fraction.map { String(format: "%5.1f%%", $0 * 100) } ?? "  ?  "
-                    FileHandleWriter.stderr("\rbuoy: \(pct) \(s.received) bytes, \(screen.state.rawValue)   ")
-                }
                 let finished = screen.state == .done || screen.state == .failed
-                for client in subscribers {
-                    control?.send(statusEvent(finished ? (screen.state == .done ? "done" : "failed") : "progress"), to: client)
-                    if finished { control?.disconnect(client) }
+                let event = statusEvent(finished ? screen.state.rawValue : "progress")
+                if interactive, session != nil { FileHandleWriter.stderr("\r" + ProgressReport.bar(event)) }
+                // While a job runs, every 0.2 s; otherwise only a change (done, failed, idle).
+                let running = [.downloading, .finishing, .success].contains(screen.state)
+                if let control, control.subscriberCount > 0, running || publishedState != screen.state {
+                    control.publish(event, jobEnded: finished)
                 }
-                if finished { subscribers = [] }
+                publishedState = screen.state
             }
             sequence += 1
             if (screen.state == .failed || screen.state == .done) && control == nil {

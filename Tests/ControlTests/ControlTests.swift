@@ -70,4 +70,66 @@ final class ControlTests: XCTestCase {
         XCTAssertThrowsError(try ControlClient(path: "/tmp/buoy-nobody-here.sock")) { XCTAssertTrue("\($0)".contains("no buoy daemon")) }
         XCTAssertFalse(ControlClient.isListening("/tmp/buoy-nobody-here.sock"))
     }
+
+    func testTheSocketGroupCountsAsPrimaryOrSupplementaryGroup() {
+        typealias Peer = ControlServer.PeerCredentials
+        let group: gid_t = 990
+        // An operator added to the group keeps their own primary group.
+        XCTAssertTrue(ControlServer.permits(Peer(uid: 1000, gid: 1000, groups: [24, 990, 1000]), ownUID: 0, allowedGroup: group))
+        XCTAssertTrue(ControlServer.permits(Peer(uid: 1000, gid: 990, groups: []), ownUID: 0, allowedGroup: group))
+        XCTAssertFalse(ControlServer.permits(Peer(uid: 1000, gid: 1000, groups: [24, 1000]), ownUID: 0, allowedGroup: group))
+        XCTAssertFalse(ControlServer.permits(Peer(uid: 1000, gid: 1000, groups: [990]), ownUID: 0, allowedGroup: nil))
+        // Root and the daemon's own user always.
+        XCTAssertTrue(ControlServer.permits(Peer(uid: 0, gid: 0, groups: []), ownUID: 500, allowedGroup: group))
+        XCTAssertTrue(ControlServer.permits(Peer(uid: 500, gid: 500, groups: []), ownUID: 500, allowedGroup: nil))
+    }
+
+    func testPeerCredentialsOfARealConnectionCarryTheSupplementaryGroups() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let peer = try XCTUnwrap(ControlServer.peerCredentials(fds[0]))
+        XCTAssertEqual(peer.uid, getuid())
+        XCTAssertEqual(peer.gid, getgid())
+        var own = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
+        XCTAssertEqual(Int(getgroups(Int32(own.count), &own)), own.count)
+        XCTAssertTrue(Set(own).isSubset(of: Set(peer.groups)), "peer groups \(peer.groups), ours \(own)")
+    }
+
+    func testWatchersKeepGettingEventsAfterTheJobAFetchClientFollowedEnds() throws {
+        let path = socketPath()
+        let server = try ControlServer(path: path)
+        let fetcher = try ControlClient(path: path)
+        var watcher: ControlClient! = try ControlClient(path: path)
+        try fetcher.send(["cmd": "fetch", "url": "http://x/y", "output": "/tmp/y"])
+        try watcher.send(["cmd": "watch"])
+        let requests = pollUntil(server, count: 2)
+        XCTAssertEqual(Set(requests.map(\.command)), ["fetch", "watch"])
+        for r in requests { server.subscribe(r.client, watching: r.command == "watch") }
+        XCTAssertEqual(server.subscriberCount, 2)
+
+        server.publish(["event": "progress", "fraction": 0.25], jobEnded: false)
+        XCTAssertEqual(fetcher.next(timeout: 2)?["fraction"] as? Double, 0.25)
+        XCTAssertEqual(watcher.next(timeout: 2)?["fraction"] as? Double, 0.25)
+        server.publish(["event": "done"], jobEnded: true)
+        XCTAssertEqual(fetcher.next(timeout: 2)?["event"] as? String, "done")
+        XCTAssertEqual(watcher.next(timeout: 2)?["event"] as? String, "done")
+        // The fetch client is let go with its job; the watcher stays for the next one.
+        XCTAssertNil(fetcher.next(timeout: 2))
+        XCTAssertTrue(fetcher.isClosed)
+        XCTAssertEqual(server.subscriberCount, 1)
+        server.publish(["event": "progress", "fraction": 0.5], jobEnded: false)
+        XCTAssertEqual(watcher.next(timeout: 2)?["fraction"] as? Double, 0.5)
+        XCTAssertFalse(watcher.isClosed)
+
+        // A client that leaves is no longer a subscriber, so its descriptor number, reused by a
+        // later client, does not inherit the subscription.
+        watcher = nil
+        _ = pollUntil(server, count: 1)
+        XCTAssertEqual(server.subscriberCount, 0)
+        let later = try ControlClient(path: path)
+        _ = pollUntil(server, count: 1)
+        server.publish(["event": "progress"], jobEnded: false)
+        XCTAssertNil(later.next(timeout: 0.3))
+    }
 }
