@@ -20,6 +20,9 @@ public struct AnimationRenderer {
     private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
     /// Shape layers evaluated by earlier renders; replaced whenever providers are rebound.
     private(set) var shapeCache = ShapeCache()
+    /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
+    /// not moved since is painted without being rasterized again.
+    let coverageCache = CoverageCache()
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, bindings: Int, viewport: Viewport, background: Color)?
 
@@ -92,6 +95,9 @@ public struct AnimationRenderer {
     /// reused the shapes an earlier render evaluated because neither the frame nor any
     /// provider bound inside them had changed (a provider marks only its own layer dirty).
     public var shapeEvaluations: (evaluated: Int, reused: Int) { shapeCache.statistics }
+
+    /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
+    public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
     /// Every addressable keypath in file order: layers and groups (type nil), and each
     /// animatable property with its value type (Double, Vec2, RGBA, BezierPath, GradientColors).

@@ -104,11 +104,12 @@ struct LayerCompositor {
                               opacity: Double, clip: Clip?, depth: Int) {
         switch layer.kind {
         case .shape:
-            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip)
+            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, cache: renderer.coverageCache)
         case .solid(let color, let width, let height):
             var path = RasterPath()
             path.addRect(Rect(x: 0, y: 0, width: width, height: height))
-            surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip)
+            surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip,
+                         cache: renderer.coverageCache)
         case .image(let refId):
             guard let image = renderer.images[refId] else { return }
             var scale = Matrix.identity

@@ -40,8 +40,9 @@ struct ShapeTree {
         _ = process(items, matrix: .identity, opacity: 1, depth: 0)
     }
 
-    /// Paints the tree, bottom-most style first.
-    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?) {
+    /// Paints the tree, bottom-most style first; shapes unchanged since an earlier frame are
+    /// painted from the coverage `cache` kept of them.
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, cache: CoverageCache?) {
         for op in ops.reversed() {
             let alpha = op.opacity * opacity
             guard alpha > 0, !op.nodeIDs.isEmpty else { continue }
@@ -58,9 +59,9 @@ struct ShapeTree {
             guard !path.isEmpty else { continue }
             switch op.kind {
             case .fill(let paint, let rule):
-                surface.fill(path, transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip)
+                surface.fill(path, transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, cache: cache)
             case .stroke(let paint, let style):
-                surface.stroke(path, transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip)
+                surface.stroke(path, transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, cache: cache)
             }
         }
     }

@@ -28,49 +28,94 @@ public struct Surface: Sendable {
         pixels.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
     }
 
-    /// Fills `path` (in user space, mapped to pixels by `transform`) with `paint`.
+    /// Fills `path` (in user space, mapped to pixels by `transform`) with `paint`. With a
+    /// `cache`, a path filled before with the same transform, rule and clip rectangle is
+    /// painted from the coverage found then.
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
-                              paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
+                              paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
-        let device = path.transformed(by: transform)
-        var limit = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
-        if let clip { limit = limit.intersection(clip.rect) }
-        guard let bounds = device.bounds, var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return }
-        defer { rasterizer.finish(into: &rasterStorage) }
         let shader = Shader(paint: paint, pathToDevice: transform)
         guard !shader.isEmpty else { return }
+        let limit = drawingLimit(clip)
+        let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)) {
+            rasterize(path.transformed(by: transform), rule: rule, limit: limit)
+        }
+        paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
+    }
+
+    /// Strokes `path`; the stroke's width and dashes are in user space. With a `cache`, as
+    /// for `fill`: an unchanged stroke is neither outlined nor rasterized again.
+    public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle,
+                                paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
+        guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
+        let shader = Shader(paint: paint, pathToDevice: transform)
+        guard !shader.isEmpty else { return }
+        let limit = drawingLimit(clip)
+        let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)) {
+            rasterize(strokeOutline(path, style: style, transform: transform), rule: .nonZero, limit: limit)
+        }
+        paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
+    }
+
+    /// The outline of a stroke, in device space.
+    private func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
+        let scale = max(transform.scaleFactor, 1e-9)
+        var source = path
+        if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
+        return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale).transformed(by: transform)
+    }
+
+    private func drawingLimit(_ clip: Clip?) -> PixelRect {
+        let whole = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
+        return clip.map { whole.intersection($0.rect) } ?? whole
+    }
+
+    private static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
+                               make: () -> Coverage) -> Coverage {
+        guard let cache else { return make() }
+        return cache.coverage(for: key(), make: make)
+    }
+
+    /// Rasterizes a device-space path within `limit`.
+    private mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
+        guard let bounds = device.bounds,
+              var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return Coverage() }
+        defer { rasterizer.finish(into: &rasterStorage) }
         rasterizer.add(device)
+        return rasterizer.coverage(rule: rule)
+    }
+
+    /// Paints runs of coverage. One colour and no clip mask is the common case and goes run
+    /// by run: the inside of a shape is stored (opaque) or blended with one precomputed
+    /// colour, and only the edge blocks go pixel by pixel. Everything else goes through
+    /// `blendRow`, as `referenceFill` does for every row.
+    private mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
+        guard !coverage.isEmpty else { return }
         let w = width
+        let o = PixelMath.alpha(Float(opacity))
+        guard o > 0 else { return }
         let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
-        var colors = [UInt32](repeating: 0, count: rasterizer.width)
-        let solid = shader.solidColor
-        // One colour and no clip mask: the run path. Everything else (and, in a test, a
-        // clip mask of full coverage) goes pixel by pixel, the reference the runs must match.
-        if let solid, clipValues == nil {
-            fillRuns(&rasterizer, rule: rule, opacity: Float(opacity), color: solid)
+        if let solid = shader.solidColor, clipValues == nil {
+            let color = o == 255 ? solid : PixelMath.scale(solid, o)
+            paintRuns(coverage, color: color)
             return
         }
+        var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
+        var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         pixels.withUnsafeMutableBufferPointer { px in
-            colors.withUnsafeMutableBufferPointer { colors in
-                rasterizer.sweep(rule: rule, opacity: Float(opacity)) { y, x0, start, end, alpha in
-                    let row = px.baseAddress! + y * w + x0
-                    if let clipValues {
-                        clipValues.withUnsafeBufferPointer { clip in
-                            let clipRow = clip.baseAddress! + y * w + x0
-                            for i in start..<end where alpha[i] != 0 {
-                                alpha[i] = UInt8((UInt32(alpha[i]) * UInt32(clipRow[i]) + 127) / 255)
+            coverage.bytes.withUnsafeBufferPointer { bytes in
+                alpha.withUnsafeMutableBufferPointer { alpha in
+                    colors.withUnsafeMutableBufferPointer { colors in
+                        for run in coverage.runs {
+                            let count = Int(run.count)
+                            if run.offset < 0 {
+                                alpha.baseAddress!.update(repeating: run.value, count: count)
+                            } else {
+                                alpha.baseAddress!.update(from: bytes.baseAddress! + Int(run.offset), count: count)
                             }
-                        }
-                    }
-                    if let solid {
-                        Self.blendSolid(solid, row, alpha, start, end)
-                    } else {
-                        shader.shade(y: y, x0: x0 + start, count: end - start, into: colors.baseAddress! + start)
-                        for i in start..<end {
-                            let a = UInt32(alpha[i])
-                            if a == 0 { continue }
-                            let src = colors[i]
-                            row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
+                            Self.blendRow(px.baseAddress! + Int(run.y) * w + Int(run.x), y: Int(run.y), x: Int(run.x), count: count,
+                                          alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o,
+                                          clip: clipValues.map { ($0, Int(run.y) * w + Int(run.x)) })
                         }
                     }
                 }
@@ -78,26 +123,85 @@ public struct Surface: Sendable {
         }
     }
 
-    /// One colour, told by runs of coverage: the inside of the shape is stored (opaque) or
-    /// blended with one precomputed colour, and only the blocks at its edges go pixel by pixel.
-    private mutating func fillRuns(_ rasterizer: inout Rasterizer, rule: FillRule, opacity: Float, color: UInt32) {
+    /// One colour, run by run.
+    private mutating func paintRuns(_ coverage: Coverage, color: UInt32) {
         let w = width
         let opaque = color >> 24 == 255
         pixels.withUnsafeMutableBufferPointer { px in
-            let pixels = px.baseAddress!
-            rasterizer.sweepRuns(rule: rule, opacity: opacity, constant: { y, x0, start, count, a in
-                let row = pixels + y * w + x0 + start
-                if a == 255 && opaque {
-                    row.update(repeating: color, count: count)
-                    return
+            coverage.bytes.withUnsafeBufferPointer { bytes in
+                for run in coverage.runs {
+                    let row = px.baseAddress! + Int(run.y) * w + Int(run.x)
+                    let count = Int(run.count)
+                    if run.offset >= 0 {
+                        Self.blendSolid(color, row, UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)), 0, count)
+                        continue
+                    }
+                    let a = run.value
+                    if a == 255 && opaque {
+                        row.update(repeating: color, count: count)
+                        continue
+                    }
+                    let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
+                    let inverse = 255 - src >> 24
+                    if inverse == 255 { continue }
+                    for i in 0..<count { row[i] = src &+ PixelMath.scale(row[i], inverse) }
                 }
-                let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
-                let inverse = 255 - src >> 24
-                if inverse == 255 { return }
-                for i in 0..<count { row[i] = src &+ PixelMath.scale(row[i], inverse) }
-            }, varying: { y, x0, start, count, alpha in
-                Self.blendSolid(color, pixels + y * w + x0, alpha, start, start + count)
-            })
+            }
+        }
+    }
+
+    /// Paints one row of `count` pixels from coverage `alpha` (0...255, scaled here by the
+    /// clip mask and `opacity`): the per-pixel path every paint can take.
+    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
+                                 alpha: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>,
+                                 shader: Shader, opacity o: UInt32, clip: ([UInt8], Int)?) {
+        if let (values, start) = clip {
+            values.withUnsafeBufferPointer { clip in
+                let clipRow = clip.baseAddress! + start
+                for i in 0..<count where alpha[i] != 0 {
+                    alpha[i] = UInt8((UInt32(alpha[i]) * UInt32(clipRow[i]) + 127) / 255)
+                }
+            }
+        }
+        if let solid = shader.solidColor {
+            // Opacity goes into the colour, as in `paintRuns`, so both paths agree.
+            blendSolid(o == 255 ? solid : PixelMath.scale(solid, o), row, alpha, 0, count)
+            return
+        }
+        shader.shade(y: y, x0: x, count: count, into: colors)
+        for i in 0..<count {
+            var a = UInt32(alpha[i])
+            if a == 0 { continue }
+            if o != 255 { a = (a * o + 127) / 255 }
+            let src = colors[i]
+            row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
+        }
+    }
+
+    /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the
+    /// definition the run-based painting must match (tests compare the two). Slow.
+    public mutating func referenceFill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
+                                       paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
+        guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
+        let shader = Shader(paint: paint, pathToDevice: transform)
+        let o = PixelMath.alpha(Float(opacity))
+        guard !shader.isEmpty, o > 0 else { return }
+        let device = path.transformed(by: transform)
+        guard let bounds = device.bounds,
+              var rasterizer = Rasterizer(bounds: bounds, limit: drawingLimit(clip), storage: &rasterStorage) else { return }
+        defer { rasterizer.finish(into: &rasterStorage) }
+        rasterizer.add(device)
+        let w = width
+        let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
+        var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
+        pixels.withUnsafeMutableBufferPointer { px in
+            colors.withUnsafeMutableBufferPointer { colors in
+                rasterizer.sweep(rule: rule, opacity: 1) { y, x0, start, end, alpha in
+                    Self.blendRow(px.baseAddress! + y * w + x0 + start, y: y, x: x0 + start, count: end - start,
+                                  alpha: alpha + start, colors: colors.baseAddress!, shader: shader, opacity: o,
+                                  clip: clipValues.map { ($0, y * w + x0 + start) })
+                }
+            }
         }
     }
 
@@ -131,17 +235,6 @@ public struct Surface: Sendable {
                 i += 1
             }
         }
-    }
-
-    /// Strokes `path`; the stroke's width and dashes are in user space.
-    public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle,
-                                paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
-        guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite else { return }
-        let scale = max(transform.scaleFactor, 1e-9)
-        var source = path
-        if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
-        let outline = strokeOutline(source, style: style, tolerance: 0.05 / scale)
-        fill(outline, transform: transform, rule: .nonZero, paint: paint, opacity: opacity, clip: clip)
     }
 
     /// Draws an image whose pixels span (0, 0)–(width, height) in user space, filtered.

@@ -22,6 +22,9 @@ struct Bench: ParsableCommand {
     @Option(help: "How many frames (default: every frame of the animation).")
     var count: Int?
 
+    @Flag(name: .customLong("per-frame"), help: "Also print each frame's time (frame=F ms=X), to see where a file is slow.")
+    var perFrame = false
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
     }
@@ -44,11 +47,14 @@ struct Bench: ParsableCommand {
             let t0 = DispatchTime.now().uptimeNanoseconds
             renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            if perFrame { print(String(format: "frame=%.2f ms=%.3f", frame, times[i])) }
         }
         let sorted = times.sorted()
         let median = sorted[sorted.count / 2]
         let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
-        print(String(format: "load_ms=%.2f size=%dx%d mode=%@", loadMs, width, height, contentMode.rawValue))
+        let reuse = renderer.coverageReuse
+        print(String(format: "load_ms=%.2f size=%dx%d mode=%@ coverage_reused=%d/%d", loadMs, width, height, contentMode.rawValue,
+                     reuse.hits, reuse.hits + reuse.misses))
         print(String(format: "bench: median_ms_per_frame=%.3f p95_ms=%.3f frames=%d", median, p95, n))
     }
 }

@@ -67,10 +67,10 @@ final class CoverageTests: XCTestCase {
     }
 }
 
-/// Solid fills take the run path (constant stretches stored or blended in bulk); a clip mask
-/// of full coverage sends the same fill through the per-pixel path. Both must leave exactly
-/// the same pixels, for every fill rule, opacity, colour and shape, including shapes cut by
-/// the surface's borders.
+/// Fills are swept into runs of coverage and painted run by run (constant stretches stored or
+/// blended in bulk), possibly from a cache; `referenceFill` sweeps and paints pixel by pixel.
+/// All must leave exactly the same pixels, for every fill rule, opacity, colour and shape,
+/// including shapes cut by the surface's borders, with or without a clip mask.
 final class FillRunTests: XCTestCase {
     struct Random {
         var state: UInt64
@@ -88,7 +88,11 @@ final class FillRunTests: XCTestCase {
         let everywhere = Clip(rect: PixelRect(x0: 0, y0: 0, x1: w, y1: h), mask: Mask(width: w, height: h, value: 255))
         var random = Random(state: 42)
         var runs = Surface(width: w, height: h)
+        var masked = Surface(width: w, height: h)
+        var cached = Surface(width: w, height: h)
+        var scratch = Surface(width: w, height: h)
         var reference = Surface(width: w, height: h)
+        let cache = CoverageCache()
         var differing = 0
         for shape in 0..<300 {
             var path = Path()
@@ -117,17 +121,104 @@ final class FillRunTests: XCTestCase {
             let opacity = shape % 5 == 0 ? random.next() : 1
             let rule: FillRule = shape % 2 == 0 ? .nonZero : .evenOdd
             runs.fill(path, rule: rule, paint: .solid(color), opacity: opacity)
-            reference.fill(path, rule: rule, paint: .solid(color), opacity: opacity, clip: everywhere)
-            differing = zip(runs.pixels, reference.pixels).filter { $0 != $1 }.count
-            if differing > 0 {
-                XCTFail("shape \(shape) (\(rule)): \(differing) pixels differ")
-                break
+            masked.fill(path, rule: rule, paint: .solid(color), opacity: opacity, clip: everywhere)
+            // The first fill (another colour, elsewhere) fills the cache; the second is served from it.
+            scratch.fill(path, rule: rule, paint: .solid(.white), opacity: 0.5, cache: cache)
+            cached.fill(path, rule: rule, paint: .solid(color), opacity: opacity, cache: cache)
+            reference.referenceFill(path, rule: rule, paint: .solid(color), opacity: opacity)
+            for (name, surface) in [("runs", runs), ("clip mask", masked), ("cached", cached)] {
+                differing = zip(surface.pixels, reference.pixels).filter { $0 != $1 }.count
+                if differing > 0 {
+                    XCTFail("shape \(shape) (\(rule)), \(name): \(differing) pixels differ from the reference")
+                    return
+                }
             }
         }
         XCTAssertEqual(differing, 0)
+        XCTAssertEqual(cache.statistics.hits, 300)
+        XCTAssertEqual(cache.statistics.misses, 300)
         // The shapes did draw: most of the surface is covered, by more than one colour.
         XCTAssertGreaterThan(runs.pixels.filter { $0 != 0 }.count, w * h * 9 / 10)
         XCTAssertGreaterThan(Set(runs.pixels).count, 1000)
+    }
+}
+
+/// A coverage cache serves a shape drawn again unchanged — and only then: a new outline,
+/// transform, rule, stroke or clip rectangle is rasterized again, while paint, opacity and
+/// clip masks are applied afresh on every paint.
+final class CoverageCacheTests: XCTestCase {
+    func testStrokesAndGradientsFromTheCacheMatchFreshOnes() {
+        let w = 120, h = 90
+        var curve = Path()
+        curve.move(to: Point(10, 80))
+        curve.cubic(to: Point(110, 10), control1: Point(20, -30), control2: Point(100, 120))
+        var ellipse = Path()
+        ellipse.addEllipse(in: Rect(x: 20, y: 15, width: 70, height: 55))
+        var round = StrokeStyle(); round.width = 9; round.cap = .round; round.join = .round
+        var dashed = StrokeStyle(); dashed.width = 4; dashed.dashes = [12, 5]; dashed.dashOffset = 3
+        let gradient = Paint.gradient(.linear(start: Point(0, 0), end: Point(120, 90),
+                                              stops: [GradientStop(offset: 0, color: Color(r: 1, g: 0.2, b: 0, a: 0.9)),
+                                                      GradientStop(offset: 1, color: Color(r: 0, g: 0.3, b: 1))]), .identity)
+        var half = Mask(width: w, height: h)
+        for y in 0..<h { for x in 0..<w / 2 { half.values[y * w + x] = UInt8((x * 255) / (w / 2)) } }
+        let clip = Clip(rect: PixelRect(x0: 0, y0: 0, x1: w, y1: h), mask: half)
+        let rotation = Transform(a: 0.9, b: 0.3, c: -0.3, d: 0.9, tx: 12, ty: -4)
+        let cache = CoverageCache()
+        var fresh = Surface(width: w, height: h), cached = Surface(width: w, height: h), scratch = Surface(width: w, height: h)
+        let draws: [(inout Surface, CoverageCache?) -> Void] = [
+            { $0.stroke(curve, style: round, paint: .solid(Color(r: 0.1, g: 0.6, b: 0.3)), opacity: 0.8, cache: $1) },
+            { $0.stroke(ellipse, transform: rotation, style: dashed, paint: gradient, cache: $1) },
+            { $0.fill(ellipse, transform: rotation, rule: .evenOdd, paint: gradient, opacity: 0.6, clip: clip, cache: $1) },
+            { $0.stroke(curve, transform: rotation, style: round, paint: .solid(.black), opacity: 0.5, clip: clip, cache: $1) },
+        ]
+        for draw in draws {
+            draw(&scratch, cache)
+            draw(&cached, cache)
+            draw(&fresh, nil)
+        }
+        XCTAssertEqual(cache.statistics.hits, draws.count)
+        XCTAssertEqual(cache.statistics.misses, draws.count)
+        XCTAssertEqual(zip(fresh.pixels, cached.pixels).filter { $0 != $1 }.count, 0)
+        XCTAssertGreaterThan(Set(fresh.pixels).count, 500)
+    }
+
+    func testAChangedShapeTransformRuleStrokeOrClipIsRasterizedAgain() {
+        let cache = CoverageCache()
+        var s = Surface(width: 64, height: 64)
+        var p = Path()
+        p.addRect(Rect(x: 4.5, y: 4, width: 20, height: 20))
+        var wide = StrokeStyle(); wide.width = 3
+        s.fill(p, paint: .solid(.black), cache: cache)
+        s.fill(p, paint: .solid(.white), opacity: 0.3, cache: cache)  // hit: paint and opacity are applied afresh
+        XCTAssertEqual(cache.statistics.hits, 1)
+        s.fill(p, transform: .translation(1, 0), paint: .solid(.black), cache: cache)
+        s.fill(p, rule: .evenOdd, paint: .solid(.black), cache: cache)
+        s.stroke(p, style: StrokeStyle(), paint: .solid(.black), cache: cache)
+        s.stroke(p, style: wide, paint: .solid(.black), cache: cache)
+        s.fill(p, paint: .solid(.black), clip: Clip(rect: PixelRect(x0: 0, y0: 0, x1: 10, y1: 64)), cache: cache)
+        var moved = p
+        moved.line(to: Point(30, 30))
+        s.fill(moved, paint: .solid(.black), cache: cache)
+        XCTAssertEqual(cache.statistics.hits, 1)
+        XCTAssertEqual(cache.statistics.misses, 7)
+        s.stroke(p, style: wide, paint: .solid(.white), cache: cache)
+        XCTAssertEqual(cache.statistics.hits, 2)
+    }
+
+    func testTheCacheKeepsTheRecentShapesWithinItsLimit() {
+        let cache = CoverageCache(byteLimit: 64 << 10)
+        var s = Surface(width: 256, height: 256)
+        func disc(_ i: Int) -> Path {
+            var p = Path()
+            p.addEllipse(in: Rect(x: Double(i % 200), y: Double(i / 2 % 200), width: 50, height: 50))
+            return p
+        }
+        for i in 0..<300 { s.fill(disc(i), paint: .solid(.black), cache: cache) }
+        XCTAssertEqual(cache.statistics.misses, 300)
+        s.fill(disc(299), paint: .solid(.white), cache: cache)
+        XCTAssertEqual(cache.statistics.hits, 1, "the newest shape is kept")
+        s.fill(disc(0), paint: .solid(.white), cache: cache)
+        XCTAssertEqual(cache.statistics.misses, 301, "the oldest was dropped to stay within the limit")
     }
 }
 

@@ -1,0 +1,56 @@
+/// The coverage of one path on the pixel grid, as the rasterizer found it: rows of runs, each
+/// either one coverage value for a stretch of pixels (the inside of a shape, told once) or a
+/// coverage byte per pixel (the blocks its edges cross). Pixels outside every run are not
+/// covered.
+///
+/// It is the step between the rasterizer and the paint: made once, it can be painted with
+/// any colour, opacity or clip, and kept (`CoverageCache`) for the next frame when the
+/// shape has not changed.
+struct Coverage {
+    struct Run {
+        /// Device row and first column.
+        var y: Int32
+        var x: Int32
+        var count: Int32
+        /// Where the run's coverage bytes start in `bytes`, or -1 when every pixel of the
+        /// run has coverage `value`.
+        var offset: Int32
+        var value: UInt8
+    }
+
+    private(set) var runs: [Run] = []
+    private(set) var bytes: [UInt8] = []
+    /// The longest run, so that a painter can size its row buffers once.
+    private(set) var longestRun = 0
+
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// What keeping it costs, in bytes.
+    var memorySize: Int { runs.count * MemoryLayout<Run>.stride + bytes.count }
+
+    mutating func addConstant(y: Int, x: Int, count: Int, value: UInt8) {
+        guard count > 0, value > 0 else { return }
+        runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
+        longestRun = max(longestRun, count)
+    }
+
+    mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
+        guard count > 0 else { return }
+        runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: Int32(bytes.count), value: 0))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: alpha, count: count))
+        longestRun = max(longestRun, count)
+    }
+}
+
+extension Rasterizer {
+    /// Sweeps the accumulated edges into runs of coverage (0...255, before any opacity).
+    mutating func coverage(rule: FillRule) -> Coverage {
+        var result = Coverage()
+        sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
+            result.addConstant(y: y, x: x0 + start, count: count, value: a)
+        }, varying: { y, x0, start, count, alpha in
+            result.addVarying(y: y, x: x0 + start, count: count, alpha: alpha + start)
+        })
+        return result
+    }
+}
