@@ -100,29 +100,32 @@ public struct Animated<Value: Interpolatable>: Sendable {
 
     public var isAnimated: Bool { keyframes.count > 1 || provider != nil }
 
+    // Inlinable so that callers in other modules get a copy specialized for their value
+    // type: evaluated unspecialized, every call went through generic metadata look-ups and
+    // value-witness copies of whole keyframes (a fifth of a frame's time on stroke-heavy files).
+    @inlinable
     public func value(at frame: Double) -> Value {
         if let provider { return provider.value(at: frame) }
         return keyframedValue(at: frame)
     }
 
     /// The value the file's keyframes give, ignoring any provider.
+    @inlinable
     public func keyframedValue(at frame: Double) -> Value {
-        let first = keyframes[0]
-        if keyframes.count == 1 || !(frame > first.time) { return first.value }
-        let last = keyframes[keyframes.count - 1]
-        if frame >= last.time { return last.value }
+        if keyframes.count == 1 || !(frame > keyframes[0].time) { return keyframes[0].value }
+        if frame >= keyframes[keyframes.count - 1].time { return keyframes[keyframes.count - 1].value }
         // The segment [k_i, k_i+1) holding `frame`.
         var lo = 0, hi = keyframes.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if keyframes[mid].time <= frame { lo = mid } else { hi = mid }
         }
-        let k = keyframes[lo], next = keyframes[hi]
+        let k = keyframes[lo]
         if k.hold { return k.value }
-        let duration = next.time - k.time
-        guard duration > 0 else { return next.value }
+        let duration = keyframes[hi].time - k.time
+        guard duration > 0 else { return keyframes[hi].value }
         let linear = (frame - k.time) / duration
-        let end = k.endValue ?? next.value
+        let end = k.endValue ?? keyframes[hi].value
         if k.easeOut.x.count > 1 || k.easeIn.x.count > 1 {
             let dims = max(k.easeOut.x.count, k.easeIn.x.count)
             let perComponent = (0..<dims).map { d in Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: d) }
@@ -137,7 +140,9 @@ public struct Animated<Value: Interpolatable>: Sendable {
 }
 
 /// Cubic Bézier easing from (0,0) through the out handle and the in handle to (1,1).
+@usableFromInline
 enum Easing {
+    @usableFromInline
     static func progress(_ x: Double, out: EasingHandle, in handle: EasingHandle, dimension d: Int) -> Double {
         func pick(_ v: [Double], _ fallback: Double) -> Double { v.isEmpty ? fallback : v[min(d, v.count - 1)] }
         let x1 = min(1, max(0, pick(out.x, 0))), y1 = pick(out.y, 0)
