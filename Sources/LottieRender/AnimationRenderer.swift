@@ -18,13 +18,17 @@ public struct AnimationRenderer {
     let text: TextRenderer
     /// Providers in the order they were set; a later one wins where keypaths overlap.
     private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
+    /// Bumped by every set and remove: the count of bindings and the sum of their versions
+    /// can come back to the same figures with different providers (remove one, set a fresh
+    /// one at version 0), so neither tells that the bindings changed.
+    private var bindingsGeneration: UInt64 = 0
     /// Shape layers evaluated by earlier renders; replaced whenever providers are rebound.
     private(set) var shapeCache = ShapeCache()
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()
     /// What the last `renderIfChanged` drew.
-    private var lastDrawn: (frame: Double, version: UInt64, bindings: Int, viewport: Viewport, background: Color)?
+    private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
     public init(animation: Animation) {
         self.animation = animation
@@ -65,6 +69,7 @@ public struct AnimationRenderer {
     @discardableResult
     public mutating func setValueProvider<Value>(_ provider: some ValueProvider<Value>, keypath: Keypath) -> Int {
         bindings.append((keypath, provider))
+        bindingsGeneration &+= 1
         var binder = ProviderBinder(keypath: keypath, provider: provider)
         PropertyTree.walk(&animation, &binder)
         (root, precomps) = Self.compositions(of: animation)
@@ -76,6 +81,7 @@ public struct AnimationRenderer {
     /// to the file's keyframes (or to an earlier provider that also matches).
     public mutating func removeValueProviders(keypath: Keypath) {
         bindings.removeAll { $0.keypath == keypath }
+        bindingsGeneration &+= 1
         animation = original
         for binding in bindings {
             var binder = ProviderBinder(keypath: binding.keypath, provider: binding.provider)
@@ -127,12 +133,12 @@ public struct AnimationRenderer {
     @discardableResult
     public mutating func renderIfChanged(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) -> Bool {
         let version = providersVersion
-        if let last = lastDrawn, last.frame == frame, last.version == version, last.bindings == bindings.count,
+        if let last = lastDrawn, last.frame == frame, last.version == version, last.generation == bindingsGeneration,
            last.viewport == viewport, last.background == background, surface.width == viewport.width, surface.height == viewport.height {
             return false
         }
         render(frame: frame, viewport: viewport, background: background, into: &surface)
-        lastDrawn = (frame, version, bindings.count, viewport, background)
+        lastDrawn = (frame, version, bindingsGeneration, viewport, background)
         return true
     }
 
