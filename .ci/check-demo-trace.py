@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the trace of `buoy demo`: while downloading the frames stay in the loop segment and
-the received fraction only grows; the finishing run is at 4x, the success segment at 1x from
+"""Checks the trace of `buoy demo`: while downloading the frames stay in the loop segment, the
+received fraction only grows and the water level rises, eased, to full on the last downloading frame; the finishing run is at 4x, the success segment at 1x from
 the loop's end; the run ends done at the last frame."""
 import json, sys
 
@@ -14,6 +14,9 @@ down = [r for r in rows if r["state"] == "downloading"]
 check("frames while downloading stay in the loop segment", all(r["progress"] <= 0.5 + 1e-6 for r in down), f"{len(down)} frames")
 fractions = [r["download"] for r in down if r["download"] is not None]
 check("the received fraction only grows", fractions == sorted(fractions) and len(fractions) > 3, f"{len(fractions)} figures")
+levels = [r["level"] for r in down]
+check("the water level only rises, through eased values, to full", levels == sorted(levels) and levels[-1] == 1
+      and len({l for l in levels if 0 < l < 1}) >= 3, f"{len(set(levels))} levels")
 fin = [r for r in rows if r["state"] == "finishing"]
 check("finishing runs at 4x to the loop's end", all(r["speed"] == 4 and r["progress"] <= 0.5 + 1e-6 for r in fin), f"{len(fin)} frames")
 suc = [r for r in rows if r["state"] == "success"]

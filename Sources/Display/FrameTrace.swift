@@ -11,17 +11,22 @@ public final class FrameTrace {
         public var state: String
         public var speed: Double
         public var missed: Int
+        /// The download screen's water level, 0...1 as eased (the interpolator's progress);
+        /// nil where nothing is driven (`buoy play`), and then left out of the line.
+        public var level: Double?
 
-        public init(sequence: Int, time: Double, frame: Double, progress: Double, download: Double?, state: String, speed: Double, missed: Int) {
+        public init(sequence: Int, time: Double, frame: Double, progress: Double, download: Double?, state: String, speed: Double, missed: Int,
+                    level: Double? = nil) {
             self.sequence = sequence; self.time = time; self.frame = frame; self.progress = progress
-            self.download = download; self.state = state; self.speed = speed; self.missed = missed
+            self.download = download; self.state = state; self.speed = speed; self.missed = missed; self.level = level
         }
 
         public var json: String {
             func num(_ v: Double) -> String { v.isFinite ? String(format: "%.6f", v) : "null" }
             let dl = download.map(num) ?? "null"
+            let levelField = level.map { #","level":\#(num($0))"# } ?? ""
             let escapedState = state.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return #"{"seq":\#(sequence),"t":\#(num(time)),"frame":\#(num(frame)),"progress":\#(num(progress)),"download":\#(dl),"state":"\#(escapedState)","speed":\#(num(speed)),"missed":\#(missed)}"#
+            return #"{"seq":\#(sequence),"t":\#(num(time)),"frame":\#(num(frame)),"progress":\#(num(progress)),"download":\#(dl),"state":"\#(escapedState)","speed":\#(num(speed)),"missed":\#(missed)\#(levelField)}"#
         }
     }
 

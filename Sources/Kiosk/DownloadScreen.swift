@@ -46,6 +46,8 @@ public final class DownloadScreen {
     private let water: InterpolatorValueProvider<Vec2>?
     private var animator: PropertyAnimator?
     private var target = 0.0
+    /// The download succeeded; the finish starts once the water has shown full.
+    private var successPending = false
 
     /// Binds the water provider: from where the layer is to one viewport height above it,
     /// converted into the layer's parent space, so a full download fills any display.
@@ -56,20 +58,49 @@ public final class DownloadScreen {
         player = AnimationPlayer(animation: renderer.animation, clock: clock)
         let frame = renderer.animation.inPoint
         if let start = Self.positionValue(renderer, configuration.progressKeypath, frame: frame) {
-            // One viewport height, in animation units (the viewport scale is uniform for
-            // fit and fill), upwards.
-            let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
-            let unitsPerPixel = 1 / max(abs(toSurface.d), 1e-9)
             // One display height — or the animation's own height on the display when that is
             // taller (fill mode crops it): the water then fills the screen on any shape of display.
-            let animationPixels = renderer.animation.height / unitsPerPixel
-            let lift = max(Double(viewport.height), animationPixels) * configuration.lift * unitsPerPixel
-            let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x, y: start.y - lift))
+            let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
+            let animationPixels = renderer.animation.height * abs(toSurface.d)
+            let pixels = max(Double(viewport.height), animationPixels) * configuration.lift
+            let rise = Self.parentOffset(forSurfaceOffset: Point(x: 0, y: -pixels), renderer: renderer,
+                                         keypath: configuration.progressKeypath, start: start, frame: frame, viewport: viewport)
+            let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x + rise.x, y: start.y + rise.y))
             water = renderer.setValueProvider(provider, keypath: configuration.progressKeypath) > 0 ? provider : nil
         } else {
             water = nil
         }
         self.renderer = renderer
+    }
+
+    /// The change of a layer's position (in its parent's space) that moves it by `offset`
+    /// pixels on the surface. The position lives in the parent's space, which a parent layer,
+    /// a scaled or rotated precomp and the viewport all transform; rather than rebuild that
+    /// chain here, the renderer's own coordinate conversion is asked where the layer lands for
+    /// its position and for that position moved one unit along each axis: those two screen
+    /// steps are the parent space's linear map, and its inverse turns `offset` into a position
+    /// change. Falls back to the viewport's scale if the layer cannot be found or the map is
+    /// degenerate (a layer scaled to nothing).
+    static func parentOffset(forSurfaceOffset offset: Point, renderer: AnimationRenderer, keypath: Keypath, start: Vec2,
+                             frame: Double, viewport: Viewport) -> Vec2 {
+        let layer = Keypath(components: Array(keypath.components.dropLast(2)))
+        var probe = renderer  // a copy: the caller's renderer keeps its own bindings
+        let position = InterpolatorValueProvider(start: start, end: start)
+        let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
+        let fallback = Vec2(x: offset.x / max(abs(toSurface.a), 1e-9), y: offset.y / max(abs(toSurface.d), 1e-9))
+        guard probe.setValueProvider(position, keypath: keypath) > 0 else { return fallback }
+        func landing(_ dx: Double, _ dy: Double) -> Point? {
+            position.start = Vec2(x: start.x + dx, y: start.y + dy)
+            position.end = position.start
+            return probe.convert(Point(x: 0, y: 0), fromLayerAt: layer, frame: frame, viewport: viewport)
+        }
+        guard let origin = landing(0, 0), let alongX = landing(1, 0), let alongY = landing(0, 1) else { return fallback }
+        // Columns of the parent space's linear map on the surface.
+        let a = alongX.x - origin.x, b = alongX.y - origin.y
+        let c = alongY.x - origin.x, d = alongY.y - origin.y
+        let determinant = a * d - b * c
+        guard abs(determinant) > 1e-12, determinant.isFinite else { return fallback }
+        return Vec2(x: (d * offset.x - c * offset.y) / determinant, y: (a * offset.y - b * offset.x) / determinant)
     }
 
     /// Whether the animation has the property the download drives.
@@ -121,9 +152,19 @@ public final class DownloadScreen {
         ease(to: min(max(fraction, 0), 1))
     }
 
+    /// The download is complete: the water eases up to full and, once a frame has shown it
+    /// full (still `downloading`, so the last downloading frame is the full screen of water),
+    /// the loop finishes at 4x and the success segment plays (from `tick`).
     public func downloadSucceeded() {
         guard state == .downloading || state == .waiting || state == .idle else { return }
+        if state != .downloading { startDownloading() }
+        downloadFraction = 1
         ease(to: 1)
+        successPending = true
+    }
+
+    private func finish() {
+        successPending = false
         state = .finishing
         let from = configuration.successSegment.lowerBound
         player.finishLoop(finishSpeed: configuration.finishSpeed,
@@ -135,6 +176,7 @@ public final class DownloadScreen {
 
     public func downloadFailed(_ message: String) {
         state = .failed
+        successPending = false
         self.message = message
         player.pause()
         // A visible failed state: the sea turns a muted red and the picture holds.
@@ -151,6 +193,9 @@ public final class DownloadScreen {
 
     /// Advances to the clock's time; returns the animation frame to draw.
     public func tick() -> Double {
+        // The level checked is the one the previous frame showed: that frame was the last
+        // downloading one, with the water full.
+        if successPending && (water == nil || level >= 1) { finish() }
         animator?.tick()
         let frame = player.tick()
         if state == .finishing, player.speed == 1, player.progress(forFrame: frame) >= configuration.successSegment.lowerBound - 1e-9 {

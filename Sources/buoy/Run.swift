@@ -357,7 +357,8 @@ struct Run: ParsableCommand {
             }
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
                                                progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
-                                               state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed))
+                                               state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed,
+                                               level: screen.drivesProperty ? screen.level : nil))
             let now = DRMPresenter.monotonicNow()
             if now - lastEvent >= 0.2 || screen.state != publishedState {
                 lastEvent = now

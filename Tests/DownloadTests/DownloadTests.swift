@@ -140,16 +140,28 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
     }
 
+    /// Without a Content-Length the fraction is unknown (nil) while bytes arrive, and 1 once
+    /// the connection closes on a complete body.
     func testNoContentLengthIsIndeterminateThenDone() {
         let dest = dir + "/out.bin"
-        let session = DownloadSession(requests: [DownloadRequest(url: url("/slow/40000?rate=200000"), destination: dest)], policy: fastPolicy)
-        var sawIndeterminate = false
-        _ = session.run { s in if s.fraction == nil && s.received > 0 { sawIndeterminate = true } }
-        let (status, _) = fetch("/nolength/30000", to: "b.bin")
+        // Throttled, so the transfer spans many steps and its middle can be seen.
+        let session = DownloadSession(requests: [DownloadRequest(url: url("/nolength/40000?rate=100000"), destination: dest)], policy: fastPolicy)
+        var midway = 0
+        var fractionsMidway: [Double?] = []
+        let status = session.run { s in
+            if s.received > 0 && !s.isFinished {
+                midway += 1
+                fractionsMidway.append(s.fraction)
+            }
+        }
         XCTAssertTrue(status.succeeded, "\(status.errors)")
-        XCTAssertTrue(contents(dir + "/b.bin") == Self.body(30000), "file content differs")
+        XCTAssertGreaterThan(midway, 2, "the transfer was seen in progress")
+        XCTAssertTrue(fractionsMidway.allSatisfy { $0 == nil }, "indeterminate while the size is unknown: \(fractionsMidway)")
+        XCTAssertNil(status.files[0].request.sha256)
+        XCTAssertTrue(contents(dest) == Self.body(40000), "file content differs")
         XCTAssertEqual(status.fraction, 1)
-        _ = sawIndeterminate
+        XCTAssertEqual(status.files[0].expected, 40000)
+        XCTAssertEqual(requests(), ["GET /nolength/40000 -"])
     }
 
     func testRedirectIsFollowed() {

@@ -11,7 +11,7 @@ Paths (N = size in bytes; the body is byte i = i*7 % 251):
   /norange/N         ignores Range (always 200, whole body)
   /stall/N?after=K   first request: K bytes then stalls 5 s; later ones behave
   /short/N           always closes after half the body
-  /nolength/N        no Content-Length, closes at the end
+  /nolength/N        no Content-Length, closes at the end (?rate=R: R bytes per second)
   /status/C          HTTP status C
   /redirect/N        302 to /file/N
   /flaky/N?fails=K   the first K requests answer 404, later ones serve the file
@@ -97,13 +97,15 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(5)
             self.close_connection = True
             return
-        if kind == "slow":
+        if kind == "slow" or (kind == "nolength" and "rate" in q):
             rate = int(q.get("rate", 10000))
             chunk = max(1, rate // 20)
             for i in range(0, len(part), chunk):
                 self.wfile.write(part[i:i + chunk])
                 self.wfile.flush()
                 time.sleep(chunk / rate)
+            if kind == "nolength":
+                self.close_connection = True
             return
         self.wfile.write(part)
         if kind == "nolength":

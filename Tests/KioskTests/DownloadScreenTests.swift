@@ -81,7 +81,7 @@ final class DownloadScreenTests: XCTestCase {
         let screen = DownloadScreen(renderer: try boat(), viewport: viewport, clock: clock)
         screen.startDownloading()
         var levels: [Double] = []
-        var frames: [(Double, DownloadScreen.State, Double)] = []
+        var frames: [(t: Double, state: DownloadScreen.State, progress: Double, frame: Double, level: Double)] = []
         let step = 1.0 / 60
         var t = 0.0
         // Progress arrives in bursts: 0.2 at 0.5 s, 0.6 at 1 s, 1.0 at 1.5 s, then success.
@@ -92,21 +92,26 @@ final class DownloadScreenTests: XCTestCase {
             if abs(t - 1.5) < step / 2 { screen.update(downloadFraction: 1.0); screen.downloadSucceeded() }
             let frame = screen.tick()
             levels.append(screen.level)
-            frames.append((t, screen.state, screen.player.progress(forFrame: frame)))
+            frames.append((t, screen.state, screen.player.progress(forFrame: frame), frame, screen.level))
             t += step
         }
         XCTAssertEqual(levels, levels.sorted(), "the water only rises")
         XCTAssertEqual(levels.last, 1)
         // While downloading the frames stay in the loop segment.
-        for (_, state, progress) in frames where state == .downloading { XCTAssertLessThanOrEqual(progress, 0.5 + 1e-9) }
-        let states = frames.map(\.1).reduce(into: [DownloadScreen.State]()) { if $0.last != $1 { $0.append($1) } }
+        for f in frames where f.state == .downloading { XCTAssertLessThanOrEqual(f.progress, 0.5 + 1e-9) }
+        let states = frames.map(\.state).reduce(into: [DownloadScreen.State]()) { if $0.last != $1 { $0.append($1) } }
         XCTAssertEqual(states, [.downloading, .finishing, .success, .done])
-        // Finishing runs at 4x: from 1.5 s (90 frames into the 444-frame loop) to its end takes
-        // (444 − 90) / 240 s.
-        let successStart = frames.first { $0.1 == .success }!.0
-        XCTAssertEqual(successStart, 1.5 + (444 - 90) / 240.0, accuracy: 2 * step)
+        // The water eases up to full (0.6 s) before the finish: the last downloading frame shows it full.
+        let lastDownloading = frames.last { $0.state == .downloading }!
+        XCTAssertEqual(lastDownloading.level, 1)
+        XCTAssertEqual(lastDownloading.t, 1.5 + 0.6, accuracy: 2 * step)
+        // Finishing runs at 4x: from where the loop was to its end (444 frames) takes
+        // (444 − frame) / 240 s.
+        let finishStart = frames.first { $0.state == .finishing }!
+        let successStart = frames.first { $0.state == .success }!.t
+        XCTAssertEqual(successStart, finishStart.t + (444 - finishStart.frame) / 240.0, accuracy: 2 * step)
         // Then the success segment at 1x: 444 frames at 60 fps.
-        let doneAt = frames.first { $0.1 == .done }!.0
+        let doneAt = frames.first { $0.state == .done }!.t
         XCTAssertEqual(doneAt - successStart, 444 / 60.0, accuracy: 2 * step)
     }
 
