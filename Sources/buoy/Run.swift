@@ -21,6 +21,8 @@ struct Run: ParsableCommand {
         without a checksum when a later one has one); files land atomically, verified. \
         Settings come from --config (default /etc/buoy/buoy.toml when it exists); flags override \
         it, and any --url on the command line replaces its [[download]] tables. \
+        --display auto:headless:DIR writes PNG frames to DIR when there is no display (paced to the \
+        clock like headless:DIR). \
         Exit status with --on-complete exit: 0 after success, 5 when a download failed.
         """
     )
@@ -124,6 +126,9 @@ struct Run: ParsableCommand {
         }
         let anim = renderer.animation
         let animationName = animation ?? "the default animation"
+        // Handlers first: a signal while the display is being opened (the console already
+        // in graphics mode) still ends in `close()`, which restores it.
+        let stop = StopRequest()
         let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
         defer { presenter.close() }
         let traceFile = try trace.map { path in
@@ -133,7 +138,6 @@ struct Run: ParsableCommand {
             if let failure = traceFile?.failure { printWarning(failure) }
             traceFile?.close()
         }
-        let stop = StopRequest()
         let control: ControlServer?
         var group: gid_t?
         if let socketGroup {
@@ -187,8 +191,9 @@ struct Run: ParsableCommand {
         }
 
         // Files and streams have virtual time; pace them to the wall clock so the picture
-        // follows the real download.
-        let realtime = output.writesFiles
+        // follows the real download. Asked of the presenter opened, not of --display's text:
+        // auto:headless:DIR writes files only when it found no display.
+        let realtime = presenter.writesFiles
         let wallStart = DRMPresenter.monotonicNow()
         let start = clock.now
         var surface = Surface(width: presenter.width, height: presenter.height)

@@ -149,6 +149,26 @@ final class EndToEndTests: CommandTestCase {
         }
     }
 
+    /// `--display auto:headless:DIR` on a machine without a display writes files, and the run
+    /// is paced to the clock like `headless:DIR`: the 1 s download spans about 1 s of frames
+    /// (unpaced, thousands of frames would pass while it runs).
+    func testAutoHeadlessFallbackIsPacedLikeHeadless() throws {
+        if FileManager.default.fileExists(atPath: "/dev/fb0")
+            || ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains(where: { $0.hasPrefix("card") }) {
+            throw XCTSkip("this machine has a display device; the fallback to files is not taken")
+        }
+        let dest = dir + "/paced.bin"
+        let (status, log) = try run(["run", "--url", "\(base)/slow/50000?rate=50000", "--output", dest, "--display", "auto:headless:\(dir)/frames",
+                                     "--size", "64x36", "--fps", "20", "--on-complete", "exit", "--trace", dir + "/paced.jsonl"])
+        XCTAssertEqual(status, 0, log)
+        XCTAssertTrue(log.contains("writing frames to"), log)
+        let trace = try rows(dir + "/paced.jsonl")
+        let downloading = try XCTUnwrap(trace.last { $0.state == "downloading" })
+        XCTAssertGreaterThan(downloading.t, 0.6, "the download took about a second")
+        XCTAssertLessThan(downloading.t, 4, "frames paced to the clock, not as fast as they render")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dest)).count, 50000)
+    }
+
     func sha256(of path: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
