@@ -122,9 +122,25 @@ public struct AnimationRenderer {
     }
 
     /// Renders `frame` into an existing surface of the viewport's size (no allocation per frame).
+    /// Pixels that the frame's opaque background layer will cover are not cleared first.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
-        surface.clear(background)
+        if let covered = backdrop(frame: frame, viewport: viewport) {
+            surface.clear(background, except: covered)
+        } else {
+            surface.clear(background)
+        }
         draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+    }
+
+    /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers
+    /// with one opaque colour (a background solid or rectangle), or nil: what `render(into:)`
+    /// need not clear.
+    public func backdrop(frame: Double, viewport: Viewport) -> PixelRect? {
+        let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
+        let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
+                                              surfaceWidth: viewport.width, surfaceHeight: viewport.height)
+        var compositor = LayerCompositor(renderer: self, surfaceWidth: viewport.width, surfaceHeight: viewport.height)
+        return compositor.opaqueBackdrop(of: root, frame: frame, matrix: matrix, clip: clip)
     }
 
     /// Redraws only when something visible changed since the last call (the frame, a
@@ -146,7 +162,8 @@ public struct AnimationRenderer {
     /// coordinates to surface pixels. The animation is clipped to its own bounds.
     public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
         guard frame.isFinite else { return }
-        let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix, surface: surface)
+        let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
+                                              surfaceWidth: surface.width, surfaceHeight: surface.height)
         var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
     }

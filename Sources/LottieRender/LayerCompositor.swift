@@ -121,7 +121,8 @@ struct LayerCompositor {
             guard let comp = renderer.precomps[refId] else { return }
             let localFrame = self.localFrame(of: layer, at: frame)
             // A precomp shows only what lies inside its own width and height.
-            var bounds = Self.clipRegion(width: width, height: height, matrix: world, surface: surface)
+            var bounds = Self.clipRegion(width: width, height: height, matrix: world, surfaceWidth: surface.width,
+                                         surfaceHeight: surface.height)
             if let clip {
                 bounds = bounds.map { $0.intersection(clip) } ?? clip
             }
@@ -198,7 +199,7 @@ struct LayerCompositor {
     /// The region of the rectangle (0, 0, width, height) mapped by `matrix`: a pixel
     /// rectangle when it stays axis-aligned (edges rounded to whole pixels), else a mask; nil
     /// when it covers the whole surface anyway.
-    static func clipRegion(width: Double, height: Double, matrix: Matrix, surface: Surface) -> Clip? {
+    static func clipRegion(width: Double, height: Double, matrix: Matrix, surfaceWidth: Int, surfaceHeight: Int) -> Clip? {
         guard width > 0, height > 0 else { return nil }
         let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
         let xs = corners.map { $0.x }, ys = corners.map { $0.y }
@@ -208,10 +209,10 @@ struct LayerCompositor {
         func pixel(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v)).rounded()) }
         let rect = PixelRect(x0: pixel(xs.min()!), y0: pixel(ys.min()!), x1: pixel(xs.max()!), y1: pixel(ys.max()!))
         if axisAligned {
-            if rect.x0 <= 0, rect.y0 <= 0, rect.x1 >= surface.width, rect.y1 >= surface.height { return nil }
+            if rect.x0 <= 0, rect.y0 <= 0, rect.x1 >= surfaceWidth, rect.y1 >= surfaceHeight { return nil }
             return Clip(rect: rect)
         }
-        var mask = CoverageMask(width: surface.width, height: surface.height)
+        var mask = CoverageMask(width: surfaceWidth, height: surfaceHeight)
         var path = RasterPath()
         path.addRect(Rect(x: 0, y: 0, width: width, height: height))
         mask.fill(path, transform: matrix, rule: .nonZero)

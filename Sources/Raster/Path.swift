@@ -110,3 +110,29 @@ public enum FillRule: Sendable {
     case nonZero
     case evenOdd
 }
+
+extension Path {
+    /// The rectangle this path outlines, when it is one contour of four axis-aligned sides
+    /// (as a rectangle shape without rounded corners is); nil for anything else.
+    public var axisAlignedRectangle: Rect? {
+        var corners: [Point] = []
+        for (i, element) in elements.enumerated() {
+            switch element {
+            case .move(let p) where i == 0: corners.append(p)
+            case .line(let p) where i > 0: corners.append(p)
+            case .close where i == elements.count - 1: break
+            default: return nil
+            }
+        }
+        if corners.count == 5, corners[4] == corners[0] { corners.removeLast() }
+        guard corners.count == 4 else { return nil }
+        // Each side is vertical or horizontal, alternately.
+        for i in 0..<4 {
+            let a = corners[i], b = corners[(i + 1) % 4], c = corners[(i + 2) % 4]
+            let firstVertical = a.x == b.x, secondVertical = b.x == c.x
+            guard firstVertical ? (a.y != b.y && b.y == c.y && !secondVertical) : (a.y == b.y && a.x != b.x && secondVertical) else { return nil }
+        }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+}

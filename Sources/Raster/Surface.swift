@@ -28,6 +28,25 @@ public struct Surface: Sendable {
         pixels.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
     }
 
+    /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
+    /// paint anyway: a full-screen background rectangle then costs one pass over memory, not two.
+    public mutating func clear(_ color: Color = .clear, except kept: PixelRect) {
+        let k = kept.intersection(PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+        guard !k.isEmpty else { return clear(color) }
+        let value = color.premultiplied
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            let base = px.baseAddress!
+            base.update(repeating: value, count: k.y0 * w + k.x0)
+            for y in k.y0..<k.y1 - 1 {
+                // From the end of the kept part of this row to its start on the next.
+                (base + y * w + k.x1).update(repeating: value, count: w - k.x1 + k.x0)
+            }
+            let tail = (k.y1 - 1) * w + k.x1
+            (base + tail).update(repeating: value, count: px.count - tail)
+        }
+    }
+
     /// Fills `path` (in user space, mapped to pixels by `transform`) with `paint`. With a
     /// `cache`, a path filled before with the same transform, rule and clip rectangle is
     /// painted from the coverage found then.
