@@ -34,11 +34,33 @@ struct Coverage {
         longestRun = max(longestRun, count)
     }
 
+    /// Adds a stretch with a coverage byte per pixel. The rasterizer hands over whole
+    /// 16-pixel blocks, most of which, along a thin stroke, are empty or full: those parts
+    /// are left out or told as full runs here, once, so that every paint of the coverage
+    /// blends only the pixels an edge really crosses.
     mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
-        guard count > 0 else { return }
-        runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: Int32(bytes.count), value: 0))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: alpha, count: count))
-        longestRun = max(longestRun, count)
+        var i = 0
+        while i < count {
+            let start = i
+            let value = alpha[i]
+            if value == 0 || value == 255 {
+                while i < count, alpha[i] == value { i += 1 }
+                // Short stretches of full coverage stay with their neighbours.
+                if value == 255, i - start >= 4 || start == 0 && i == count {
+                    addConstant(y: y, x: x + start, count: i - start, value: 255)
+                    continue
+                }
+                if value == 0 { continue }
+            }
+            // Partial coverage up to the next empty pixel or stretch of four full ones.
+            while i < count, alpha[i] != 0, !(alpha[i] == 255 && i + 3 < count && alpha[i + 1] == 255
+                                                  && alpha[i + 2] == 255 && alpha[i + 3] == 255) {
+                i += 1
+            }
+            runs.append(Run(y: Int32(y), x: Int32(x + start), count: Int32(i - start), offset: Int32(bytes.count), value: 0))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: alpha + start, count: i - start))
+            longestRun = max(longestRun, i - start)
+        }
     }
 }
 
