@@ -164,6 +164,67 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(requests(), ["GET /nolength/40000 -"])
     }
 
+    /// The frame loop calls `step` once a frame: on a large file with a checksum no step may
+    /// take long. DEST exists with other bytes (hashed to see it is not the file) and a
+    /// quarter of the file is already in the .part (hashed before it is resumed); the rest is
+    /// hashed as it arrives.
+    func testNoStepBlocksOnALargeFileWithAChecksum() throws {
+        let n = 64 << 20
+        let body = Self.body(n)
+        let dest = dir + "/large.bin"
+        // An older file in place (8 MB: replacing a larger one adds the file system's time to
+        // free its blocks to the rename, which is not Buoy's to spread).
+        XCTAssertTrue(FileManager.default.createFile(atPath: dest, contents: Data(count: 8 << 20)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dest + ".part", contents: Data(body[0..<(n / 4)])))
+        sync()  // as after a reboot: what is there is on disk, not waiting in the page cache
+        let session = DownloadSession(requests: [DownloadRequest(url: url("/file/\(n)"), destination: dest, sha256: Self.sha(body))],
+                                      policy: fastPolicy)
+        // A step's wall time, and whether the scheduler took the CPU away during it (this
+        // machine is shared): such a step measures the machine, not the step.
+        func involuntarySwitches() -> Int {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return usage.ru_nivcsw
+        }
+        var longest = 0.0, longestUnpreempted = 0.0, steps = 0, preempted = 0
+        let started = DispatchTime.now().uptimeNanoseconds
+        while true {
+            let switches = involuntarySwitches()
+            let before = DispatchTime.now().uptimeNanoseconds
+            let more = session.step()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e9
+            longest = max(longest, seconds)
+            if involuntarySwitches() == switches { longestUnpreempted = max(longestUnpreempted, seconds) } else { preempted += 1 }
+            steps += 1
+            if !more { break }
+            usleep(2000)  // the rest of a frame
+        }
+        let total = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print("large download: \(steps) steps in \(String(format: "%.2f", total)) s, longest step \(String(format: "%.1f", longest * 1000)) ms, "
+              + "longest not preempted \(String(format: "%.1f", longestUnpreempted * 1000)) ms (\(preempted) steps preempted)")
+        XCTAssertTrue(session.status.succeeded, "\(session.status.errors)")
+        XCTAssertTrue(contents(dest) == body, "file content differs")
+        // (A stall on a busy machine may add a later resume; the first request continues the .part.)
+        XCTAssertEqual(requests().first, "GET /file/\(n) bytes=\(n / 4)-", "the .part was resumed")
+        XCTAssertLessThan(longestUnpreempted, 0.05, "a step blocked the frame loop")
+        XCTAssertLessThan(longest, 0.25, "a step blocked the frame loop (even allowing for a busy machine)")
+    }
+
+    /// A wrong checksum is still found when the hash is built across steps, including the
+    /// resumed prefix.
+    func testIncrementalHashCatchesABadResumedPrefix() {
+        let dest = dir + "/out.bin"
+        var prefix = Self.body(3000)
+        prefix[10] ^= 0xff  // the .part does not match the server's bytes
+        FileManager.default.createFile(atPath: dest + ".part", contents: Data(prefix))
+        let (status, _) = fetch("/file/20000", sha256: Self.sha(Self.body(20000)))
+        guard case .checksum(_, _, let actual)? = status.errors.first else { return XCTFail("\(status.errors)") }
+        var spliced = prefix
+        spliced += Self.body(20000)[3000...]
+        XCTAssertEqual(actual, Self.sha(spliced))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"), "wrong bytes are not kept for a resume")
+    }
+
     func testRedirectIsFollowed() {
         let (status, dest) = fetch("/redirect/1234")
         XCTAssertTrue(status.succeeded, "\(status.errors)")
