@@ -13,12 +13,25 @@ public final class InputWatcher {
         /// Where on the device's surface, each axis 0...1 over the range the device reports
         /// (its own orientation, not yet the display's); nil for keys and relative mice.
         public var position: Position?
+        /// When the key went down (CLOCK_MONOTONIC seconds, the kernel's timestamp); nil when
+        /// the device's clock could not be set to the monotonic one.
+        public var time: Double?
 
-        public init(device: String, code: UInt32, position: Position? = nil) {
+        public init(device: String, code: UInt32, position: Position? = nil, time: Double? = nil) {
             self.device = device
             self.code = code
             self.position = position
+            self.time = time
         }
+    }
+
+    /// The presses made at or after `since` (CLOCK_MONOTONIC seconds), e.g. the moment a
+    /// download failed: a key pressed while it was still running (waiting in the device's
+    /// buffer) is no answer to a failure nobody had seen yet. A press without a timestamp
+    /// counts; so does everything when `since` is nil.
+    public static func presses(_ presses: [Press], madeSince since: Double?) -> [Press] {
+        guard let since else { return presses }
+        return presses.filter { press in press.time.map { $0 >= since } ?? true }
     }
 
     public struct Position: Equatable, Sendable {
@@ -53,7 +66,9 @@ public final class InputWatcher {
         var position: Position?
         /// Presses read since the last SYN_REPORT: their position may come after them in the
         /// same report.
-        var pending: [UInt32] = []
+        /// Whether event times are CLOCK_MONOTONIC (else they are not given to presses).
+        let monotonic: Bool
+        var pending: [(code: UInt32, time: Double?)] = []
 
         struct Axis {
             let codes: [UInt32]
@@ -78,6 +93,9 @@ public final class InputWatcher {
             self.path = path
             self.fd = fd
             evdev = dev
+            // Event times on the clock the frame loop uses, so a press can be placed before or
+            // after a failure.
+            monotonic = libevdev_set_clock_id(dev, CLOCK_MONOTONIC) == 0
             name = libevdev_get_name(dev).map { String(cString: $0) } ?? path
             func axis(_ single: Int32, _ multi: Int32) -> Axis? {
                 let present = [single, multi].map(UInt32.init).filter { libevdev_has_event_code(dev, UInt32(EV_ABS), $0) == 1 }
@@ -91,7 +109,8 @@ public final class InputWatcher {
         func take(_ event: input_event, codes: Set<UInt32>) -> [Press] {
             switch Int32(event.type) {
             case EV_KEY where event.value == 1 && codes.contains(UInt32(event.code)):
-                pending.append(UInt32(event.code))
+                let time = Double(event.time.tv_sec) + Double(event.time.tv_usec) / 1e6
+                pending.append((UInt32(event.code), monotonic ? time : nil))
             case EV_ABS:
                 guard let axes else { break }
                 let code = UInt32(event.code)
@@ -109,7 +128,7 @@ public final class InputWatcher {
 
         func flush() -> [Press] {
             defer { pending = [] }
-            return pending.map { Press(device: path, code: $0, position: axes == nil ? nil : position) }
+            return pending.map { Press(device: path, code: $0.code, position: axes == nil ? nil : position, time: $0.time) }
         }
 
         deinit {

@@ -277,8 +277,15 @@ struct Run: ParsableCommand {
                     control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
                 }
             }
+            if let input, [.downloading, .finishing, .success].contains(screen.state) {
+                // Presses while the screen is busy start nothing; read them now so they do not
+                // wait in the device's buffer (or overflow it) until a failure.
+                _ = input.poll()
+                for m in input.takeMessages() { printStatus(m) }
+            }
             if let input, screen.state == .waiting || screen.state == .idle || screen.state == .failed, session != nil {
-                let presses = input.poll().filter(accepts)
+                // After a failure only a press made since it counts as "retry".
+                let presses = InputWatcher.presses(input.poll(), madeSince: screen.state == .failed ? failedAt : nil).filter(accepts)
                 for m in input.takeMessages() { printStatus(m) }
                 if let press = presses.first {
                     if screen.state == .failed {
