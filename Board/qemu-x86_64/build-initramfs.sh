@@ -4,7 +4,7 @@
 # modules of the host's Debian kernel (in dependency order: there is no udev), a sample
 # animation and a scenario script that init runs.
 #
-#   build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json
+#   [BOARD_BUOY=BINARY] build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -17,9 +17,17 @@ for tool in busybox cpio modinfo; do
     command -v "$tool" >/dev/null || { echo "build-initramfs: $tool is missing (run deploy/install-board-deps.sh)" >&2; exit 1; }
 done
 
-echo "build-initramfs: building buoy (static Swift runtime)" >&2
-(cd "$repo" && swift build -c release --static-swift-stdlib --product buoy 2>&1 | tail -n 2) >&2
-buoy="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/buoy"
+# BOARD_BUOY: a buoy binary to boot (built with --static-swift-stdlib, or the Swift runtime's
+# ~100 MB of shared libraries go into the initramfs), e.g. one built from a snapshot while the
+# working tree changes; by default the repository's is built.
+if [ -n "${BOARD_BUOY:-}" ]; then
+    buoy="$BOARD_BUOY"
+    [ -x "$buoy" ] || { echo "build-initramfs: BOARD_BUOY=$buoy is not an executable" >&2; exit 1; }
+else
+    echo "build-initramfs: building buoy (static Swift runtime)" >&2
+    (cd "$repo" && swift build -c release --static-swift-stdlib --product buoy 2>&1 | tail -n 2) >&2
+    buoy="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/buoy"
+fi
 
 root="$out/root"
 rm -rf "$root"

@@ -4,7 +4,11 @@ buoy play /animation.json --display drm --from-progress 0.25 --to-progress 0.25 
 pid=$!
 for i in $(seq 1 600); do [ -s /tmp/trace.jsonl ] && break; sleep 0.1; done
 echo "BOARD: showing"
-sleep 4
+# A second buoy while the first holds DRM master: --display auto must stop with the busy
+# card's error (exit 4), not fall back to fbdev.
+buoy play /animation.json --display auto --duration 1 2>/tmp/busy.err
+echo "BOARD: busy exit $? $(tr '\n' ' ' < /tmp/busy.err)"
+sleep 3
 echo "BOARD: frames-a $(wc -l < /tmp/trace.jsonl)"
 sleep 3
 echo "BOARD: frames-b $(wc -l < /tmp/trace.jsonl)"
@@ -13,9 +17,9 @@ kill -TERM $pid
 wait $pid
 echo "BOARD: exit $?"
 sleep 4
-# The legacy path (no atomic) and the framebuffer device, briefly.
-BUOY_DRM_LEGACY=1 buoy play /animation.json --display drm --duration 1 --trace /tmp/legacy.jsonl
-echo "BOARD: legacy exit $? frames $(wc -l < /tmp/legacy.jsonl)"
+# The legacy path (no atomic) and the framebuffer device, briefly; --display auto picks DRM.
+BUOY_DRM_LEGACY=1 buoy play /animation.json --display auto --duration 1 --trace /tmp/legacy.jsonl 2>/tmp/legacy.err
+echo "BOARD: legacy exit $? frames $(wc -l < /tmp/legacy.jsonl) $(grep -m1 'playing on' /tmp/legacy.err)"
 # bochs and virtio-gpu scan out 32-bit only: asking for RGB565 is a clear error (exit 4).
 buoy play /animation.json --display drm --pixel-format rgb565 --duration 1 2>/tmp/rgb565.err
 echo "BOARD: rgb565 exit $? $(cat /tmp/rgb565.err)"

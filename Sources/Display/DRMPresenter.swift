@@ -27,6 +27,15 @@ public final class DRMPresenter: Presenter {
     private var modeSet = false
     private var flipPending = false
     private var lastFlipTime: Double?
+    /// The refresh `presentationTime(notBefore:)` promised the frame being rendered: the flip
+    /// is held back until it, so a frame ready early is not seen before its animation time.
+    private var target: Double?
+    /// Recent time to write a frame into a buffer (conversion, rotation): part of the delay
+    /// before a rendered frame can be flipped, so predictions include it.
+    private var writeSeconds = 0.0
+    /// Whether flips wait for a vblank (false for bochs and virtio-gpu, which complete a flip
+    /// at once: there the flip is held until the promised time itself).
+    public private(set) var hasVblank = true
     private let console: ConsoleMode?
     private var closed = false
     private var atomic: AtomicModeset?
@@ -266,8 +275,17 @@ public final class DRMPresenter: Presenter {
     }
 
     public func presentationTime(notBefore earliest: Double) -> Double {
-        guard let last = lastFlipTime else { return max(earliest, Self.monotonicNow()) }
-        return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
+        let ready = earliest + writeSeconds
+        guard let last = lastFlipTime else { return max(ready, Self.monotonicNow()) }
+        let time = FramePacing.presentationTime(notBefore: ready, last: last, interval: refreshInterval)
+        target = time
+        return time
+    }
+
+    /// Sleeps (never spins) until `time` on the monotonic clock.
+    static func sleep(until time: Double) {
+        var ts = timespec(tv_sec: Int(time.rounded(.down)), tv_nsec: Int((time - time.rounded(.down)) * 1e9))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
@@ -276,10 +294,16 @@ public final class DRMPresenter: Presenter {
         // holds this picture is flipped as it is.
         let back = modeSet ? 1 - front : front
         let buffer = buffers[back]
+        let writeStart = Self.monotonicNow()
+        let firstWrite = bufferVersions[back] == nil  // faults the mapping in: no guide
         if version == .max || bufferVersions[back] != version {
             PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
             bufferVersions[back] = version
         }
+        // Up at once, down slowly (a prediction that falls short shows the frame late); a
+        // buffer that already holds the picture takes nothing.
+        let took = Self.monotonicNow() - writeStart
+        if !firstWrite { writeSeconds = took > writeSeconds ? took : 0.7 * writeSeconds + 0.3 * took }
         if !modeSet {
             if atomic != nil, atomic!.modeset(&mode, fb: buffer.fb) {
                 api = "atomic"
@@ -297,11 +321,22 @@ public final class DRMPresenter: Presenter {
             description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
             _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)  // ENOSYS on drivers that scan out directly
             modeSet = true
+            // No vblank support (EOPNOTSUPP): flips complete as soon as they are queued.
+            var sequence: UInt64 = 0, ns: UInt64 = 0
+            if drmCrtcGetSequence(fd, crtcID, &sequence, &ns) != 0 && errno == EOPNOTSUPP { hasVblank = false }
             let now = Self.monotonicNow()
             lastFlipTime = now
             return Presentation(time: now, missed: 0)
         }
         let expected = nextPresentationTime()
+        if let target {
+            // Hold a frame that is ready early: with vblank, queue it early in the refresh before
+            // its own (just after that vblank: the whole refresh is margin, as when it is queued
+            // right after the last flip); without, flip at the time itself.
+            self.target = nil
+            let submit = target - (hasVblank ? refreshInterval * 7 / 8 : 0)
+            if submit > Self.monotonicNow() { Self.sleep(until: submit) }
+        }
         flipState.time = nil
         let userData = Unmanaged.passUnretained(flipState).toOpaque()
         let flipped = atomic.map { $0.flip(fb: buffer.fb, width: Int(mode.hdisplay), height: Int(mode.vdisplay), userData: userData) }

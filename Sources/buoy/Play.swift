@@ -5,6 +5,7 @@ import LottieModel
 import LottieRender
 import Player
 import Raster
+import Synchronization
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -99,6 +100,19 @@ struct Play: ParsableCommand {
         printStatus("playing on \(presenter.description)")
         var version: UInt64 = 0
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
+        var missedTotal = 0
+        var firstShown: (time: Double, cpu: Double)?
+        // After the loop, however it ends: what pacing and the CPU did after the first frame
+        // (startup, parsing and the modeset are left out of the per-frame cost).
+        defer {
+            if let firstShown, sequence > 1, !presenter.writesFiles {
+                let frames = sequence - 1
+                let seconds = DRMPresenter.monotonicNow() - firstShown.time
+                printStatus(String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
+                                   frames, seconds, Double(frames) / max(seconds, 1e-9), missedTotal,
+                                   (ProcessClock.cpuSeconds() - firstShown.cpu) * 1000 / Double(frames)))
+            }
+        }
         while !stop.requested {
             // Render each frame for the instant it will be seen: the first refresh after
             // rendering can finish. A slow frame thus skips ahead; the animation never slows.
@@ -107,8 +121,13 @@ struct Play: ParsableCommand {
             let renderStart = DRMPresenter.monotonicNow()
             if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
                 version &+= 1
-                renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
             }
+            // Up at once, down slowly: a prediction that falls short shows the frame late (its
+            // animation time behind), one that is long holds it back. A picture that stopped
+            // changing costs next to nothing, and its frames go at every refresh again. The
+            // first frame (cold caches) is no guide.
+            let took = DRMPresenter.monotonicNow() - renderStart
+            if sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
             let shown: Presentation
             do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
                 throw CommandFailure.display("\(error)")
@@ -116,9 +135,13 @@ struct Play: ParsableCommand {
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
                                                progress: player.progress(forFrame: frame), download: nil,
                                                state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
+            missedTotal += shown.missed
             if sequence == 0 {
-                printStatus(String(format: "first frame on screen %.1f ms after start", (DRMPresenter.monotonicNow() - wallStart) * 1000)
-                            + " on \(presenter.description)")
+                let now = DRMPresenter.monotonicNow()
+                let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
+                printStatus("first frame on screen " + sinceStart
+                            + String(format: "%.1f ms after opening the display, on ", (now - wallStart) * 1000) + presenter.description)
+                firstShown = (shown.time, ProcessClock.cpuSeconds())
             }
             sequence += 1
             if finished && !player.isPlaying { break }
@@ -131,31 +154,57 @@ struct Play: ParsableCommand {
     }
 }
 
-/// SIGINT and SIGTERM end the frame loop cleanly (the display is restored on the way out).
-final class StopRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: Int32?
-    private var sources: [DispatchSourceSignal] = []
-
-    init() {
-        for sig in [SIGINT, SIGTERM] {
-            Glibc.signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in self?.set(sig) }
-            source.resume()
-            sources.append(source)
-        }
+/// The process's own clocks, for the figures `buoy play` reports.
+enum ProcessClock {
+    /// User plus system CPU time of the whole process.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    private func set(_ sig: Int32) {
-        lock.lock(); defer { lock.unlock() }
-        if received == nil { received = sig }
+    /// Seconds since the kernel started this process (exec, loading, runtime start-up
+    /// included), from /proc/self/stat's start time in clock ticks since boot; nil without /proc.
+    static func secondsSinceProcessStart() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after "pid (comm)": state is field 3, starttime field 22.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9
+        return now - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// The first SIGINT or SIGTERM received (0: none). A plain handler stores it: it runs on
+/// whichever thread the kernel picks and only does an atomic store, which is async-signal-safe.
+/// (A DispatchSource lost signals on Linux: libdispatch reads them from a signalfd on its own
+/// thread after re-raising them on the thread they hit, and a SIGTERM that hit the main thread
+/// of `buoy run` with download threads around was never seen, so the daemon ran on.)
+private let receivedStopSignal = Atomic<Int32>(0)
+
+/// SIGINT and SIGTERM end the frame loop cleanly (the display is restored on the way out).
+/// Loops poll `requested`; blocking waits (poll on the DRM device) return early with EINTR.
+final class StopRequest: Sendable {
+    init() {
+        _ = receivedStopSignal.load(ordering: .relaxed)  // initialized before any handler can run
+        for sig in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { sig in
+                _ = receivedStopSignal.compareExchange(expected: 0, desired: sig, ordering: .relaxed)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(sig, &action, nil)
+        }
     }
 
     var requested: Bool { signal != nil }
 
     var signal: Int32? {
-        lock.lock(); defer { lock.unlock() }
-        return received
+        let sig = receivedStopSignal.load(ordering: .relaxed)
+        return sig == 0 ? nil : sig
     }
 }

@@ -85,4 +85,29 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(filled.pixels[2 * 18 + 9] & 0xff_ffff, 0xff_0000)
         XCTAssertEqual(filled.pixels[29 * 18 + 9] & 0xff_0000, 0)
     }
+
+    func testSignalsEndPlaybackWithTheirStatus() throws {
+        // Whichever thread the kernel hands the signal to, the frame loop sees it: 128 + signal.
+        for (sig, status) in [(SIGTERM, Int32(143)), (SIGINT, 130), (SIGTERM, 143)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: buoy)
+            process.arguments = ["play", dir + "/anim.json", "--display", "y4m:/dev/null", "--size", "32x18", "--loop", "--duration", "100000"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("first frame on screen") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            kill(process.processIdentifier, sig)
+            text += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, text)
+            XCTAssertEqual(process.terminationStatus, status, text)
+            XCTAssertTrue(text.contains("stopped by signal \(sig)"), text)
+        }
+    }
 }
