@@ -119,8 +119,14 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let renderer: AnimationRenderer
-        if let animation {
-            renderer = try loadRenderer(path: animation.contains("://") ? try AnimationCache.fetch(animation) : animation)
+        /// A cached animation is shown at once; a new copy is fetched while the screen runs.
+        var animationRefresh: AnimationCache.Refresh?
+        if let animation, animation.contains("://") {
+            let cached = try AnimationCache.open(animation)
+            animationRefresh = cached.refresh
+            renderer = try loadRenderer(path: cached.path)
+        } else if let animation {
+            renderer = try loadRenderer(path: animation)
         } else {
             renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
         }
@@ -316,6 +322,13 @@ struct Run: ParsableCommand {
                 retryDelay = nil
                 show("")
                 screen.startDownloading()
+            }
+            if let refresh = animationRefresh {
+                refresh.step()
+                if refresh.isFinished {
+                    if let report = refresh.report { printStatus(report) }
+                    animationRefresh = nil
+                }
             }
             for command in fifo?.poll() ?? [] {
                 switch command {

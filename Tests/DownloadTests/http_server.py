@@ -15,8 +15,10 @@ Paths (N = size in bytes; the body is byte i = i*7 % 251):
   /status/C          HTTP status C
   /redirect/N        302 to /file/N
   /flaky/N?fails=K   the first K requests answer 404, later ones serve the file
+  /files/NAME        the file NAME in the 'files' directory beside the log (404 when absent),
+                     read at each request so a test can change what is served
 """
-import sys, threading, time
+import os, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse, parse_qs
 
@@ -49,6 +51,18 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             count = SEEN.get(url.path, 0)
             SEEN[url.path] = count + 1
+        if kind == "files" and LOG:
+            path = os.path.join(os.path.dirname(sys.argv[1]), "files", os.path.basename(url.path))
+            try:
+                with open(path, "rb") as f:
+                    content = f.read()
+            except OSError:
+                content = None
+            self.send_response(200 if content is not None else 404)
+            self.send_header("Content-Length", str(len(content or b"")))
+            self.end_headers()
+            self.wfile.write(content or b"")
+            return
         if kind == "status":
             self.send_response(arg)
             self.send_header("Content-Length", "0")
