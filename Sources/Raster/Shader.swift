@@ -167,16 +167,30 @@ struct Shader {
             let y0 = cv >> 32, y1 = min(y0 + 1, h - 1)
             let fy = UInt64(truncatingIfNeeded: (cv >> 24) & 0xff)
             let row0 = pixels + y0 * w, row1 = pixels + y1 * w
-            var u = x
-            for i in 0..<count {
+            @inline(__always) func sample(_ i: Int, _ u: Int) {
                 let cu = min(max(u, 0), maxX)
                 let x0 = cu >> 32, x1 = min(x0 + 1, w - 1)
                 let fx = UInt64(truncatingIfNeeded: (cu >> 24) & 0xff)
                 let top = lerpWide(widen(row0[x0]), widen(row0[x1]), fx)
                 let bottom = lerpWide(widen(row1[x0]), widen(row1[x1]), fx)
                 out[i] = narrow(lerpWide(top, bottom, fy))
-                u &+= dx
             }
+            // Where both neighbours lie inside the row no clamping is needed: the middle
+            // of the run (most of it) skips it; the same arithmetic otherwise.
+            let (first, end) = unclampedRange(x: x, dx: dx, count: count, below: (w - 1) << 32)
+            var u = x
+            var i = 0
+            while i < first { sample(i, u); u &+= dx; i += 1 }
+            while i < end {
+                let x0 = u >> 32
+                let fx = UInt64(truncatingIfNeeded: (u >> 24) & 0xff)
+                let top = lerpWide(widen(row0[x0]), widen(row0[x0 + 1]), fx)
+                let bottom = lerpWide(widen(row1[x0]), widen(row1[x0 + 1]), fx)
+                out[i] = narrow(lerpWide(top, bottom, fy))
+                u &+= dx
+                i += 1
+            }
+            while i < count { sample(i, u); u &+= dx; i += 1 }
             return
         }
         var u = x, v = y
@@ -189,6 +203,34 @@ struct Shader {
             out[i] = lerp(lerp(row0[x0], row0[x1], fx), lerp(row1[x0], row1[x1], fx), fy)
             u &+= dx; v &+= dy
         }
+    }
+
+    /// The steps `first..<end` of a run of `count` positions `x + i·dx` (32.32) that lie in
+    /// 0..<below, so that their right neighbour is inside the image too (an empty range when
+    /// none or when the range is not one stretch).
+    @inline(__always) static func unclampedRange(x: Int, dx: Int, count: Int, below: Int) -> (Int, Int) {
+        guard count > 0, below > 0 else { return (0, 0) }
+        func inside(_ i: Int) -> Bool { let u = x &+ i &* dx; return u >= 0 && u < below }
+        // Positions move monotonically, so the inside steps form one stretch: find its ends.
+        var first = 0
+        if dx > 0 {
+            if x < 0 { first = min(count, Int((-x + dx - 1) / dx)) }
+        } else if dx < 0 {
+            if x >= below { first = min(count, Int((x - below) / -dx) + 1) }
+        } else if !inside(0) {
+            return (0, 0)
+        }
+        while first < count, !inside(first) { first += 1 }
+        var end = first
+        if dx > 0 {
+            end = min(count, first + Int((below - 1 - (x &+ first &* dx)) / dx) + 1)
+        } else if dx < 0 {
+            end = min(count, first + Int((x &+ first &* dx) / -dx) + 1)
+        } else {
+            end = count
+        }
+        while end > first, !inside(end - 1) { end -= 1 }
+        return (first, end)
     }
 
     /// A pixel's four channels spread into 16-bit lanes (0x00AA00GG00RR00BB), so that one

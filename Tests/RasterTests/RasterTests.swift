@@ -254,6 +254,9 @@ final class ImageSamplingTests: XCTestCase {
             Transform.scale(2.7, 2.3).concatenating(.translation(3.25, 4.6)),         // enlarged
             Transform.scale(0.6, 0.75).concatenating(.translation(10.5, 7)),          // reduced
             Transform.rotation(radians: 0.5).concatenating(.scale(1.9, 1.9)).concatenating(.translation(30, 2)),  // turned
+            Transform.scale(-2.7, 2.3).concatenating(.translation(70.5, 4.6)),       // mirrored, enlarged
+            Transform.scale(-0.6, 0.75).concatenating(.translation(40.25, 7)),        // mirrored, reduced
+            Transform.scale(4.5, 3.1).concatenating(.translation(-20.3, -5.2)),       // cut by the surface's edges
         ]
         for (n, transform) in transforms.enumerated() {
             var surface = Surface(width: 80, height: 60)
@@ -263,7 +266,11 @@ final class ImageSamplingTests: XCTestCase {
             for y in 0..<60 {
                 for x in 0..<80 {
                     let p = inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-                    guard p.x > 1, p.y > 1, p.x < Double(w - 1), p.y < Double(h - 1) else { continue }
+                    // Every pixel the image covers wholly, up to its border (where sampling clamps).
+                    let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].map {
+                        inverse.apply(Point(Double(x) + $0.0, Double(y) + $0.1))
+                    }
+                    guard corners.allSatisfy({ $0.x >= 0 && $0.y >= 0 && $0.x <= Double(w) && $0.y <= Double(h) }) else { continue }
                     let expected = reference(pixels, w, h, p.x - 0.5, p.y - 0.5), actual = surface.pixels[y * 80 + x]
                     compared += 1
                     if expected == actual { exact += 1; continue }
