@@ -70,20 +70,24 @@ public enum PNG {
         image.width = png_uint_32(surface.width)
         image.height = png_uint_32(surface.height)
         image.format = png_uint_32(buoy_png_format_rgba)
-        var size: png_alloc_size_t = 0
-        // First call measures, second writes.
-        let measured = rgba.withUnsafeBytes { raw in
-            png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
-        }
-        guard measured != 0, size > 0 else { throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))") }
-        var out = [UInt8](repeating: 0, count: Int(size))
-        let written = rgba.withUnsafeBytes { raw in
-            out.withUnsafeMutableBytes { dst in
-                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
+        // Written once into a buffer that holds the worst case (the image data stored, not
+        // compressed, with deflate's and PNG's own overhead); should that ever fall short,
+        // libpng says how much it needs and the image is written again.
+        let raw = surface.height * (surface.width * 4 + 1)
+        var out = [UInt8](repeating: 0, count: raw + raw / 8 + raw / 64 + 4096)
+        for _ in 0..<2 {
+            var size = png_alloc_size_t(out.count)
+            let written = rgba.withUnsafeBytes { raw in
+                out.withUnsafeMutableBytes { dst in
+                    png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
+                }
             }
+            if written != 0, Int(size) <= out.count { return Array(out.prefix(Int(size))) }
+            guard Int(size) > out.count else { break }
+            image.warning_or_error = 0
+            out = [UInt8](repeating: 0, count: Int(size))
         }
-        guard written != 0 else { throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))") }
-        return Array(out.prefix(Int(size)))
+        throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))")
     }
 
     /// Writes a PNG file atomically: to a temporary file beside it, then renamed over it, so

@@ -471,6 +471,19 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(decoded.pixels, s.pixels)
     }
 
+    func testPNGOfNoiseFitsTheOnePassBufferAndRoundTrips() throws {
+        // Noise does not compress: the encoder's worst-case buffer must still hold it.
+        var s = Surface(width: 641, height: 479)
+        var state: UInt32 = 99
+        for i in s.pixels.indices {
+            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            s.pixels[i] = state | 0xff00_0000
+        }
+        let bytes = try PNG.encode(s)
+        XCTAssertGreaterThan(bytes.count, 641 * 479 * 3)
+        XCTAssertEqual(try PNG.decode(bytes).pixels, s.pixels)
+    }
+
     func testPNGWriteIsAtomicAndCorruptInputIsAnError() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-png-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
