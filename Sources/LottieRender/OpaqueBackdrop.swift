@@ -31,7 +31,7 @@ extension LayerCompositor {
             toDevice = world
         case .shape(let items):
             // The tree is the one the draw that follows uses (the shape cache keeps it).
-            let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame)
+            let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, counted: false)
             guard let op = tree.ops.last, op.opacity >= 1, op.nodeIDs.count == 1,
                   case .fill(.solid(let color), _) = op.kind, color.premultiplied >> 24 == 255 else { return nil }
             let node = tree.nodes[op.nodeIDs[0]]

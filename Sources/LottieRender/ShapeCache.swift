@@ -18,6 +18,8 @@ final class ShapeCache: @unchecked Sendable {
         let frame: Double
         let versions: [UInt64]
         let tree: ShapeTree
+        /// Evaluated by a look-ahead: the first counted use is the evaluation.
+        var uncounted: Bool
     }
 
     private let lock = NSLock()
@@ -25,22 +27,32 @@ final class ShapeCache: @unchecked Sendable {
     private var counts = (evaluated: 0, reused: 0)
 
     /// The shapes of the layer at `position` in `comp` at `frame`, evaluated or reused.
-    func shapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double) -> ShapeTree {
+    /// A look-ahead (`counted: false`, the backdrop check before drawing) is left out of the
+    /// statistics, which tell how drawing used the cache.
+    func shapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true) -> ShapeTree {
         let key = Key(composition: comp.id, position: position)
         // Versions are read before evaluating: a provider changed meanwhile leaves an entry
         // with an older version, which the next render evaluates again.
         let versions = comp.shapeProviders[position].map(\.version)
         lock.lock()
-        if let entry = entries[key], entry.frame == frame, entry.versions == versions {
-            counts.reused += 1
+        if var entry = entries[key], entry.frame == frame, entry.versions == versions {
+            if counted {
+                if entry.uncounted {
+                    counts.evaluated += 1
+                    entry.uncounted = false
+                    entries[key] = entry
+                } else {
+                    counts.reused += 1
+                }
+            }
             lock.unlock()
             return entry.tree
         }
         lock.unlock()
         let tree = ShapeTree(items: items, frame: frame)
         lock.lock()
-        entries[key] = Entry(frame: frame, versions: versions, tree: tree)
-        counts.evaluated += 1
+        entries[key] = Entry(frame: frame, versions: versions, tree: tree, uncounted: !counted)
+        if counted { counts.evaluated += 1 }
         lock.unlock()
         return tree
     }
