@@ -16,7 +16,8 @@ struct Size: ExpressibleByArgument, Equatable {
         self.init(width: w, height: h)
     }
 
-    static var defaultValueDescription: String { "the animation's own size" }
+    /// How a default shows in --help (`480x270`, as it is typed).
+    var defaultValueDescription: String { "\(width)x\(height)" }
 }
 
 extension ContentMode: ExpressibleByArgument {}

@@ -102,6 +102,11 @@ class CommandTestCase: XCTestCase {
     func sha256OfServerBody(_ n: Int) throws -> String {
         let path = dir + "/body-\(n)"
         try Data((0..<n).map { UInt8(($0 * 7) % 251) }).write(to: URL(fileURLWithPath: path))
+        return try sha256(of: path)
+    }
+
+    /// A file's SHA-256, by sha256sum (not by the code under test).
+    func sha256(of path: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sha256sum", path]

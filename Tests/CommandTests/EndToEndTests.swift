@@ -168,16 +168,4 @@ final class EndToEndTests: CommandTestCase {
         XCTAssertLessThan(downloading.t, 4, "frames paced to the clock, not as fast as they render")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dest)).count, 50000)
     }
-
-    func sha256(of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
-    }
 }
