@@ -183,10 +183,14 @@ struct Shader {
             while i < first { sample(i, u); u &+= dx; i += 1 }
             while i < end {
                 let x0 = u >> 32
-                let fx = UInt64(truncatingIfNeeded: (u >> 24) & 0xff)
-                let top = lerpWide(widen(row0[x0]), widen(row0[x0 + 1]), fx)
-                let bottom = lerpWide(widen(row1[x0]), widen(row1[x0 + 1]), fx)
-                out[i] = narrow(lerpWide(top, bottom, fy))
+                let a = row0[x0], b = row0[x0 + 1], c = row1[x0], d = row1[x0 + 1]
+                // Transparent all round (the empty parts of a cut-out image): nothing to mix.
+                if a | b | c | d == 0 {
+                    out[i] = 0
+                } else {
+                    let fx = UInt64(truncatingIfNeeded: (u >> 24) & 0xff)
+                    out[i] = narrow(lerpWide(lerpWide(widen(a), widen(b), fx), lerpWide(widen(c), widen(d), fx), fy))
+                }
                 u &+= dx
                 i += 1
             }

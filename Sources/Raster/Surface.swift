@@ -190,7 +190,7 @@ public struct Surface: Sendable {
         shader.shade(y: y, x0: x, count: count, into: colors)
         for i in 0..<count {
             var a = UInt32(alpha[i])
-            if a == 0 { continue }
+            if a == 0 || colors[i] == 0 { continue }
             if o != 255 { a = (a * o + 127) / 255 }
             let src = colors[i]
             row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
