@@ -63,10 +63,8 @@ struct LayerCompositor {
         let shadows = Effects.dropShadows(of: layer, at: frame)
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
-        let offscreen = !masks.isEmpty || matte != nil || blend != .normal || groupOpacity || !shadows.isEmpty
-            || Effects.hasColorEffect(layer)
 
-        if !offscreen {
+        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, shadows: shadows, groupOpacity: groupOpacity) {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
             return
         }
@@ -89,6 +87,14 @@ struct LayerCompositor {
             surface.composite(Effects.shadow(shadow, of: content), blend: .normal, opacity: alpha, mask: nil)
         }
         surface.composite(content, blend: blend, opacity: alpha, mask: nil)
+    }
+
+    /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
+    /// blend mode, group opacity, effects) rather than painted straight onto the target.
+    static func paintsOffscreen(_ layer: Layer, masks: [ModelMask], hasMatte: Bool, shadows: [Effects.DropShadow],
+                                groupOpacity: Bool) -> Bool {
+        !masks.isEmpty || hasMatte || blendMode(layer.blendMode) != .normal || groupOpacity || !shadows.isEmpty
+            || Effects.hasColorEffect(layer)
     }
 
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.

@@ -18,9 +18,10 @@ extension LayerCompositor {
             return !layer.isMatteSource && !layer.hidden && isVisible(layer, at: frame)
         }) else { return nil }
         let layer = comp.layers[position]
-        guard layer.matteMode == .none, !layer.masks.contains(where: { $0.mode != .none }),
-              Self.blendMode(layer.blendMode) == .normal, layer.transform.opacityFraction(at: frame) >= 1,
-              !Effects.hasColorEffect(layer), Effects.dropShadows(of: layer, at: frame).isEmpty else { return nil }
+        // Drawn as `drawLayer` would: fully opaque and straight onto the surface.
+        guard layer.transform.opacityFraction(at: frame) >= 1,
+              !Self.paintsOffscreen(layer, masks: layer.masks.filter { $0.mode != .none }, hasMatte: layer.matteMode != .none,
+                                    shadows: Effects.dropShadows(of: layer, at: frame), groupOpacity: false) else { return nil }
         let world = layerMatrix(layer, in: comp, frame: frame).concatenating(matrix)
         let rect: Rect
         let toDevice: Matrix
