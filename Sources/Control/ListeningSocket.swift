@@ -31,9 +31,13 @@ struct ListeningSocket {
             }
             guard listen(fd, backlog) == 0 else { throw failure(path, "cannot listen") }
             guard chmod(path, 0o660) == 0 else { throw failure(path, "cannot set mode 0660") }
-            if let group, chown(path, getuid(), group) != 0 { throw failure(path, "cannot give the socket group \(group)") }
             var info = stat()
             guard lstat(path, &info) == 0 else { throw failure(path, "cannot stat the socket") }
+            // Only when the group differs: a daemon whose own group is the socket's (the
+            // shipped unit's) needs no chown, which its system call filter refuses.
+            if let group, info.st_gid != group {
+                guard chown(path, getuid(), group) == 0 else { throw failure(path, "cannot give the socket group \(group)") }
+            }
             return ListeningSocket(fd: fd, path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         } catch {
             Glibc.close(fd)
