@@ -61,7 +61,7 @@ struct Fetch: ParsableCommand {
         }
         var policy = DownloadPolicy()
         policy.maxAttempts = retries
-        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
+        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
         var meter = RateMeter()
@@ -149,7 +149,7 @@ enum ProgressReport {
             e["eta"] = NSNull()
         }
         e["files"] = (status?.files ?? []).map { file -> [String: Any] in
-            var f: [String: Any] = ["url": file.request.url, "output": file.request.destination, "state": fileState(file),
+            var f: [String: Any] = ["url": file.request.url, "output": file.request.shownDestination, "state": fileState(file),
                                     "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? NSNull()]
             if case .failed(let error) = file.state { f["error"] = "\(error)" }
             if file.cached { f["cached"] = true }

@@ -176,8 +176,8 @@ struct Run: ParsableCommand {
             let given = i < checksums.count ? checksums[i] : nil
             let sum = given == "none" ? nil : given
             return sum?.hasPrefix("url:") == true
-                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
-                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
+                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
         var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
@@ -262,6 +262,8 @@ struct Run: ParsableCommand {
                         continue
                     }
                     session = DownloadSession(requests: [fetch])
+                    // A new job: its end is published even when it ends in the state the last one did.
+                    publishedState = nil
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()
