@@ -61,7 +61,7 @@ struct Fetch: ParsableCommand {
         }
         var policy = DownloadPolicy()
         policy.maxAttempts = retries
-        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
+        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
         var meter = RateMeter()

@@ -170,9 +170,10 @@ struct Run: ParsableCommand {
         let requests = urls.indices.map { i -> DownloadRequest in
             let given = i < checksums.count ? checksums[i] : nil
             let sum = given == "none" ? nil : given
+            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
             return sum?.hasPrefix("url:") == true
-                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
-                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
+                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
         var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
