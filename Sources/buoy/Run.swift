@@ -95,6 +95,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificate authorities trusted for https (default: $SSL_CERT_FILE, then $CURL_CA_BUNDLE, then the system's).", valueName: "file"))
+    var caFile: String?
+
     func validate() throws {
         guard !urls.isEmpty || psplashFIFO != nil || socket != nil else {
             throw ValidationError("give at least one --url with its --output, --socket or --psplash-fifo")
@@ -104,6 +107,7 @@ struct Run: ParsableCommand {
         for c in checksums where c != "none" && !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
+        try checkCAFile(caFile)
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
         if let maxRetries {
             guard maxRetries >= 0 else { throw ValidationError("--max-retries must be 0 or more") }
@@ -175,7 +179,7 @@ struct Run: ParsableCommand {
                 ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
                 : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
-        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
+        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests, policy: downloadPolicy(caFile: caFile))
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
         let external = requests.isEmpty && control == nil
         let codes = try keys.map { text -> Set<UInt32> in
@@ -256,7 +260,7 @@ struct Run: ParsableCommand {
                         control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
                         continue
                     }
-                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
+                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])], policy: downloadPolicy(caFile: caFile))
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()
@@ -300,7 +304,7 @@ struct Run: ParsableCommand {
                         printStatus("input: key \(press.code): retrying the download")
                         automaticRetries = 0
                         retryDelay = nil
-                        session = DownloadSession(requests: session!.status.files.map(\.request))
+                        session = DownloadSession(requests: session!.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
                         screen = makeScreen()
                         show("")
                         reported = false
@@ -315,7 +319,7 @@ struct Run: ParsableCommand {
             if let delay = retryDelay, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= delay, let s = session {
                 automaticRetries += 1
                 printStatus("retrying the download (automatic retry \(automaticRetries)\(maxRetries.map { " of \($0)" } ?? ""))")
-                session = DownloadSession(requests: s.status.files.map(\.request))
+                session = DownloadSession(requests: s.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
                 screen = makeScreen()
                 reported = false
                 failure = nil
