@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds buoy_VERSION_ARCH.deb with dpkg-deb: the static-runtime binary, the systemd units
 # (boot job, daemon, psplash replacement), the udev rules and an example config; postinst adds
-# the buoy group for the control socket. Build on the target architecture (on a Raspberry Pi with Swift's aarch64
+# the buoy user the units run as (its group may use the control socket). Build on the target architecture (on a Raspberry Pi with Swift's aarch64
 # toolchain for arm64); x86-64 is what CI tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -19,7 +19,7 @@ Package: buoy
 Version: $version
 Architecture: $arch
 Maintainer: Buoy developers
-Depends: libpng16-16, libfreetype6, libdrm2, libcurl4, fonts-dejavu-core
+Depends: libpng16-16, libfreetype6, libdrm2, libcurl4, fonts-dejavu-core, passwd
 Section: misc
 Priority: optional
 Description: Lottie download screen for embedded Linux
@@ -33,8 +33,11 @@ cat > "$stage/DEBIAN/postinst" <<'POSTINST'
 #!/bin/sh
 set -e
 if [ "$1" = configure ]; then
-    getent group buoy >/dev/null || groupadd --system buoy
-    if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+    sh /usr/share/buoy/add-buoy-user.sh
+    if [ -d /run/systemd/system ]; then
+        systemd-tmpfiles --create /usr/lib/tmpfiles.d/buoy.conf || true
+        systemctl daemon-reload || true
+    fi
     udevadm control --reload 2>/dev/null || true
 fi
 POSTINST
