@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
+        // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
+        .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -121,20 +121,12 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let renderer: AnimationRenderer
-        /// A cached animation is shown at once; a new copy is fetched while the screen runs.
-        var animationRefresh: AnimationCache.Refresh?
-        if let animation, animation.contains("://") {
-            let cached = try AnimationCache.open(animation)
-            animationRefresh = cached.refresh
-            renderer = try loadRenderer(path: cached.path)
-        } else if let animation {
-            renderer = try loadRenderer(path: animation)
-        } else {
-            renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
-        }
+        // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
+        let shown = loadRunAnimation(animation)
+        let renderer = shown.renderer
+        var animationRefresh = shown.refresh
         let anim = renderer.animation
-        let animationName = animation ?? "the default animation"
+        let animationName = shown.name
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
