@@ -77,6 +77,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
     var socketGroup: String?
 
+    @Option(name: .customLong("download-dir"), help: "Where socket clients' fetches land: their output is a name inside it (an absolute one must lie inside it); nothing outside it is written for them.")
+    var downloadDirectory: String = DownloadDirectory.defaultPath
+
     @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds, doubling after each failure in a row up to 5 minutes (default: only on a key with --trigger input).")
     var retryAfter: Double?
 
@@ -122,20 +125,12 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let renderer: AnimationRenderer
-        /// A cached animation is shown at once; a new copy is fetched while the screen runs.
-        var animationRefresh: AnimationCache.Refresh?
-        if let animation, animation.contains("://") {
-            let cached = try AnimationCache.open(animation)
-            animationRefresh = cached.refresh
-            renderer = try loadRenderer(path: cached.path)
-        } else if let animation {
-            renderer = try loadRenderer(path: animation)
-        } else {
-            renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
-        }
+        // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
+        let shown = loadRunAnimation(animation)
+        let renderer = shown.renderer
+        var animationRefresh = shown.refresh
         let anim = renderer.animation
-        let animationName = animation ?? "the default animation"
+        let animationName = shown.name
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
@@ -154,6 +149,8 @@ struct Run: ParsableCommand {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
+        // Control: socket clients' downloads are confined to the download directory.
+        let downloads = try socket.map { _ in try ControlSetup.downloadDirectory(downloadDirectory) }
         do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
@@ -252,15 +249,16 @@ struct Run: ParsableCommand {
             for request in control?.poll() ?? [] {
                 switch request.command {
                 case "fetch":
-                    guard let url = request.fields["url"], let output = request.fields["output"] else {
-                        control?.send(["event": "error", "message": "fetch needs url and output"], to: request.client)
+                    let fetch: DownloadRequest
+                    do { fetch = try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads!) } catch {
+                        control?.send(["event": "error", "message": "refused: \(error)"], to: request.client)
                         continue
                     }
                     if let s = session, !s.isFinished {
                         control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
                         continue
                     }
-                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])], policy: downloadPolicy(caFile: caFile))
+                    session = DownloadSession(requests: [fetch], policy: downloadPolicy(caFile: caFile))
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()
@@ -279,7 +277,7 @@ struct Run: ParsableCommand {
                     session?.cancel()
                     control?.send(["event": "ok"], to: request.client)
                 case "message":
-                    show(request.fields["text"] ?? "")
+                    show(LogText.escaped(request.fields["text"] ?? ""))
                     control?.send(["event": "ok"], to: request.client)
                 case "quit":
                     control?.send(["event": "ok"], to: request.client)
@@ -288,6 +286,7 @@ struct Run: ParsableCommand {
                     control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
                 }
             }
+            for m in control?.takeMessages() ?? [] { printStatus(m) }
             if let input, [.downloading, .finishing, .success].contains(screen.state) {
                 // Presses while the screen is busy start nothing; read them now so they do not
                 // wait in the device's buffer (or overflow it) until a failure.
