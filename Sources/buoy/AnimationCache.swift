@@ -78,7 +78,7 @@ enum AnimationCache {
             // start afresh rather than splice it (animations are small).
             unlink(candidate)
             unlink(candidate + ".part")
-            session = DownloadSession(requests: [DownloadRequest(url: url, destination: candidate)], policy: AnimationCache.policy)
+            session = DownloadSession(requests: [DownloadRequest(url: url, destination: candidate, allowsFileScheme: true)], policy: AnimationCache.policy)
         }
 
         var isFinished: Bool { outcome != nil }

@@ -169,7 +169,7 @@ enum ProgressReport {
             e["eta"] = NSNull()
         }
         e["files"] = (status?.files ?? []).map { file -> [String: Any] in
-            var f: [String: Any] = ["url": file.request.url, "output": file.request.destination, "state": fileState(file),
+            var f: [String: Any] = ["url": file.request.url, "output": file.request.shownDestination, "state": fileState(file),
                                     "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? NSNull()]
             if case .failed(let error) = file.state { f["error"] = "\(error)" }
             if file.cached { f["cached"] = true }

@@ -259,6 +259,8 @@ struct Run: ParsableCommand {
                         continue
                     }
                     session = DownloadSession(requests: [fetch], policy: downloadPolicy(caFile: caFile))
+                    // A new job: its end is published even when it ends in the state the last one did.
+                    publishedState = nil
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()

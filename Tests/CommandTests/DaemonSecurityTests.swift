@@ -126,6 +126,32 @@ final class DaemonSecurityTests: CommandTestCase {
         XCTAssertTrue(daemon.isRunning)
     }
 
+    /// Symlinks planted in the download directory (by anyone who could) lead nowhere: not to a
+    /// directory outside it, and not to a root-only file whose content a checksum would test.
+    func testSymlinksInTheDownloadDirectoryAreNotFollowed() throws {
+        let daemon = try startDaemon()
+        defer { stop(daemon) }
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let secret = dir + "/secret"
+        try "s3cret\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(secret, 0o600), 0)
+        XCTAssertEqual(symlink(outside, downloads + "/out"), 0)
+        XCTAssertEqual(symlink(secret, downloads + "/leak"), 0)
+
+        let (status, out, err) = try runAs(Self.member, ["fetch", "\(base)/file/100", "-o", "out/pwned", "--json", "--socket", socket])
+        XCTAssertEqual(status, 5, out + err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outside + "/pwned"))
+
+        let (guessed, guessOut, guessErr) = try runAs(Self.member, ["fetch", "\(base)/file/100", "-o", "leak", "--sha256", try sha256(of: secret),
+                                                                   "--json", "--socket", socket])
+        XCTAssertNotEqual(guessed, 0, "a checksum of a root-only file was confirmed through a symlink: \(guessOut)")
+        XCTAssertFalse(guessOut.contains("\"cached\""), guessOut + guessErr)
+        XCTAssertEqual(try String(contentsOfFile: secret, encoding: .utf8), "s3cret\n")
+        XCTAssertTrue(guessOut.contains("symbolic link"), guessOut)
+        XCTAssertTrue(daemon.isRunning)
+    }
+
     /// Twice over: the socket's mode (0660, the group's) keeps a non-member from connecting,
     /// and, with the mode opened up by mistake, the peer-credential check refuses them.
     func testANonMemberIsRefused() throws {
@@ -140,7 +166,8 @@ final class DaemonSecurityTests: CommandTestCase {
         XCTAssertEqual(status, 5, out + err)
         XCTAssertTrue((out + err).contains("permission denied"), out + err)
         let (statusCode, statusOut, statusErr) = try runAs(Self.outsider, ["status", "--socket", socket])
-        XCTAssertNotEqual(statusCode, 0)
+        XCTAssertEqual(statusCode, 4, statusOut + statusErr)
+        XCTAssertTrue(statusErr.contains("permission denied"), statusErr)
         XCTAssertFalse(statusOut.contains("\"state\""), statusOut + statusErr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/x.bin"))
         XCTAssertTrue(requests().isEmpty)
