@@ -77,6 +77,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
     var socketGroup: String?
 
+    @Option(name: .customLong("download-dir"), help: "Where socket clients' fetches land: their output is a name inside it (an absolute one must lie inside it); nothing outside it is written for them.")
+    var downloadDirectory: String = DownloadDirectory.defaultPath
+
     @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds, doubling after each failure in a row up to 5 minutes (default: only on a key with --trigger input).")
     var retryAfter: Double?
 
@@ -142,6 +145,8 @@ struct Run: ParsableCommand {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
+        // Control: socket clients' downloads are confined to the download directory.
+        let downloads = try socket.map { _ in try ControlSetup.downloadDirectory(downloadDirectory) }
         do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
@@ -162,9 +167,10 @@ struct Run: ParsableCommand {
         let requests = urls.indices.map { i -> DownloadRequest in
             let given = i < checksums.count ? checksums[i] : nil
             let sum = given == "none" ? nil : given
+            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
             return sum?.hasPrefix("url:") == true
-                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
-                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
+                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
         var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
@@ -239,15 +245,16 @@ struct Run: ParsableCommand {
             for request in control?.poll() ?? [] {
                 switch request.command {
                 case "fetch":
-                    guard let url = request.fields["url"], let output = request.fields["output"] else {
-                        control?.send(["event": "error", "message": "fetch needs url and output"], to: request.client)
+                    let fetch: DownloadRequest
+                    do { fetch = try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads!) } catch {
+                        control?.send(["event": "error", "message": "refused: \(error)"], to: request.client)
                         continue
                     }
                     if let s = session, !s.isFinished {
                         control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
                         continue
                     }
-                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
+                    session = DownloadSession(requests: [fetch])
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()
@@ -266,7 +273,7 @@ struct Run: ParsableCommand {
                     session?.cancel()
                     control?.send(["event": "ok"], to: request.client)
                 case "message":
-                    show(request.fields["text"] ?? "")
+                    show(LogText.escaped(request.fields["text"] ?? ""))
                     control?.send(["event": "ok"], to: request.client)
                 case "quit":
                     control?.send(["event": "ok"], to: request.client)
@@ -275,6 +282,7 @@ struct Run: ParsableCommand {
                     control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
                 }
             }
+            for m in control?.takeMessages() ?? [] { printStatus(m) }
             if let input, [.downloading, .finishing, .success].contains(screen.state) {
                 // Presses while the screen is busy start nothing; read them now so they do not
                 // wait in the device's buffer (or overflow it) until a failure.
