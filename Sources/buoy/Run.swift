@@ -134,7 +134,7 @@ struct Run: ParsableCommand {
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
-        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        let presenter = try output.openPresenter(animationSize: RenderBudget.fittedOutputSize(width: anim.width, height: anim.height))
         defer { presenter.close() }
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
