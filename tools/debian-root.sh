@@ -26,7 +26,7 @@ debian_root() {
         . "$(dirname "${BASH_SOURCE[0]}")/../deploy/apt-missing.sh"
         install_missing debian-root debootstrap >&2
     }
-    local debs="$HOME/.cache/buoy/debs/$suite-$arch" tmp="$root.tmp.$$" foreign=()
+    local debs="$HOME/.cache/buoy/debs/$suite-$arch" tmp="$root.tmp.$BASHPID" foreign=()
     [ "$mode" = unpacked ] && foreign=(--foreign)
     mkdir -p "$debs" "$buoy_roots"
     rm -rf "$tmp"
