@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
+        // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
+        .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -51,7 +53,8 @@ let package = Package(
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
-        .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
+        // Regressions/ holds hostile inputs (fuzzer finds) the tests read from their path.
+        .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"], exclude: ["Regressions"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         // The loopback HTTP server the tests start is a script beside them, run from its path.
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),

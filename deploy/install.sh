@@ -9,7 +9,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-bin="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/buoy"
+# BUOY_BINARY: a binary built elsewhere (deploy/build-deb.sh, a cross build).
+bin="${BUOY_BINARY:-$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/buoy}"
 [ -x "$bin" ] || { echo "install: build first: swift build -c release --static-swift-stdlib" >&2; exit 1; }
 prefix="${DESTDIR:-}"
 install -D -m 0755 "$bin" "$prefix/usr/bin/buoy"

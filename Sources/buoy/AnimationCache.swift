@@ -27,7 +27,7 @@ enum AnimationCache {
     static func candidatePath(for path: String) -> String { path + ".new" }
 
     static var policy: DownloadPolicy {
-        var policy = DownloadPolicy()
+        var policy = downloadPolicy(caFile: nil)
         policy.maxAttempts = 2
         policy.retryDelay = 0.5
         policy.connectTimeout = 5
