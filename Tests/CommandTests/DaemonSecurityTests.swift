@@ -66,6 +66,29 @@ final class DaemonSecurityTests: CommandTestCase {
                 (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 
+    /// One request line sent to the socket as `user` (Debian's python3, not the code under
+    /// test); returns the reply line.
+    func askAs(_ user: String, _ request: [String: Any]) throws -> String {
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(10)
+            s.connect(sys.argv[1])
+            s.sendall(sys.argv[2].encode() + b"\\n")
+            print(s.makefile().readline(), end="")
+            """
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--init-groups", "--", "/usr/bin/python3", "-c", script, socket, line]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     /// The root daemon, as the old unit ran it: socket group, download directory; `limit`
     /// starts it under a lower open-file limit (prlimit) to show the cap, not the limit, protects.
     func startDaemon(fileLimit: Int? = nil) throws -> Process {
@@ -106,7 +129,6 @@ final class DaemonSecurityTests: CommandTestCase {
             ("../../../../../../etc/x", ["\(base)/file/100", "-o", "../../../../../../etc/x"]),
             ("an absolute path through ..", ["\(base)/file/100", "-o", downloads + "/../../../etc/x"]),
             ("a checksum test of /etc/shadow", ["\(base)/file/100", "-o", "/etc/shadow", "--sha256", sum]),
-            ("file:///etc/shadow", ["file:///etc/shadow", "-o", "shadow"]),
             ("ftp://", ["ftp://127.0.0.1:\(port)/x", "-o", "ftp"]),
         ]
         for (what, arguments) in attempts {
@@ -114,7 +136,13 @@ final class DaemonSecurityTests: CommandTestCase {
             XCTAssertEqual(status, 5, "\(what): \(out) \(err)")
             XCTAssertTrue(out.contains("refused"), "\(what): \(out) \(err)")
         }
-        for path in ["/etc/buoy-pwned", "/etc/x", dir + "/etc/x", downloads + "/shadow", downloads + "/ftp"] {
+        // `buoy fetch file://…` copies as the user itself and never asks the daemon, so the
+        // request goes to the socket directly, as a hostile client would send it.
+        for url in ["file:///etc/shadow", "FILE:///etc/shadow", "file://localhost/etc/shadow"] {
+            let reply = try askAs(Self.member, ["cmd": "fetch", "url": url, "output": "shadow"])
+            XCTAssertTrue(reply.contains("\"error\"") && reply.contains("only http:\\/\\/ and https:\\/\\/"), "\(url): \(reply)")
+        }
+        for path in ["/etc/buoy-pwned", "/etc/x", dir + "/etc/x", downloads + "/shadow", downloads + "/shadow.part", downloads + "/ftp"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(path) was created")
         }
         XCTAssertTrue(requests().isEmpty, "a refused fetch reached the server: \(requests())")
