@@ -123,6 +123,14 @@ public final class ControlServer {
         flush(fd)
     }
 
+    /// Answers `request` with an error event and notes the refusal, with the asker's uid,
+    /// for the daemon's log (escaped: the reason may quote what the client sent).
+    public func refuse(_ request: Request, _ reason: String) {
+        let uid = clients[request.client].map { "\($0.uid)" } ?? "?"
+        note("refused \(LogText.escaped(request.command)) from uid \(uid): \(LogText.escaped(reason))")
+        send(["event": "error", "message": reason], to: request.client)
+    }
+
     public func disconnect(_ fd: Int32) {
         guard clients.removeValue(forKey: fd) != nil else { return }
         subscribers.removeValue(forKey: fd)

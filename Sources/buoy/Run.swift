@@ -251,7 +251,7 @@ struct Run: ParsableCommand {
                 case "fetch":
                     let fetch: DownloadRequest
                     do { fetch = try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads!) } catch {
-                        control?.send(["event": "error", "message": "refused: \(error)"], to: request.client)
+                        control?.refuse(request, "refused: \(error)")
                         continue
                     }
                     if let s = session, !s.isFinished {

@@ -146,6 +146,10 @@ final class DaemonSecurityTests: CommandTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(path) was created")
         }
         XCTAssertTrue(requests().isEmpty, "a refused fetch reached the server: \(requests())")
+        // Each refusal is in the daemon's log with the asker's uid.
+        let uid = getpwnam(Self.member)!.pointee.pw_uid
+        XCTAssertTrue(waitUntil(2) { self.errors(of: "daemon").contains("control: refused fetch from uid \(uid): refused: output: /etc/buoy-pwned") },
+                      errors(of: "daemon"))
 
         // The same member may fetch into the download directory, and the daemon is still up.
         let (status, out, err) = try runAs(Self.member, ["fetch", "\(base)/file/3000", "-o", "ok.bin", "--json", "--socket", socket])
