@@ -111,7 +111,8 @@ public final class ControlServer {
     /// Queues one JSON line and writes as much as the socket takes; a client that lets more
     /// than `maxPendingOutput` pile up, or went away, is dropped.
     public func send(_ event: [String: Any], to fd: Int32) {
-        guard clients[fd] != nil,
+        // isValidJSONObject first: serializing a NaN or a non-JSON value must not trap.
+        guard clients[fd] != nil, JSONSerialization.isValidJSONObject(event),
               let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         clients[fd]!.output += data
         clients[fd]!.output.append(0x0A)

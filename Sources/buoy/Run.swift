@@ -150,7 +150,7 @@ struct Run: ParsableCommand {
             group = entry.pointee.gr_gid
         }
         // Control: socket clients' downloads are confined to the download directory.
-        let downloads = try socket.map { _ in try ControlSetup.downloadDirectory(downloadDirectory) }
+        let downloads = try socket.map { _ in try ControlSetup.prepareDaemon(downloadDirectory: downloadDirectory) }
         do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
