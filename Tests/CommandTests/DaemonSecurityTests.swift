@@ -250,6 +250,28 @@ final class DaemonSecurityTests: CommandTestCase {
         XCTAssertTrue(errors(of: "daemon").contains("64 clients already connected"), errors(of: "daemon"))
     }
 
+    /// A client that asks for thousands of replies and reads none, beside a watcher that never
+    /// reads: the daemon drops the first once 256 KiB wait for it, and another client's
+    /// download runs to its end meanwhile.
+    func testClientsThatDoNotReadDoNotStallTheDaemon() throws {
+        let daemon = try startDaemon()
+        defer { stop(daemon) }
+        let watcher = ControlProbe.connect(socket), greedy = ControlProbe.connect(socket)
+        defer { close(watcher); close(greedy) }
+        let watch = Array("{\"cmd\":\"watch\"}\n".utf8)
+        XCTAssertEqual(watch.withUnsafeBytes { send(watcher, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }, watch.count)
+        let burst = Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 3500).utf8)
+        XCTAssertEqual(burst.withUnsafeBytes { send(greedy, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }, burst.count)
+
+        let started = Date()
+        let (status, out, err) = try runCapturing(["fetch", "\(base)/slow/200000?rate=100000", "-o", "steady.bin", "--json", "--socket", socket])
+        XCTAssertEqual(status, 0, out + err)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: downloads + "/steady.bin")).count, 200000)
+        XCTAssertTrue(waitUntil(5) { self.errors(of: "daemon").contains("that does not read") }, errors(of: "daemon"))
+        XCTAssertTrue(daemon.isRunning)
+    }
+
     func testARegularFileAtTheSocketPathIsNotDeleted() throws {
         let precious = dir + "/precious"
         try "precious data\n".write(toFile: precious, atomically: false, encoding: .utf8)
