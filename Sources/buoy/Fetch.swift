@@ -51,8 +51,7 @@ struct Fetch: ParsableCommand {
     }
 
     func run() throws {
-        // A daemon takes http and https only from its socket: a file:// URL is copied here.
-        if !url.lowercased().hasPrefix("file:"), ControlClient.isListening(socket) { return try runThroughDaemon() }
+        if ControlClient.isListening(socket) { return try runThroughDaemon() }
         if !json && display != "none" {
             // Take the display ourselves; no display is not an error for a shell download.
             var arguments = ["--url", url, "--output", output, "--display", display, "--on-complete", "exit"]
