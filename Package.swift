@@ -18,6 +18,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // buoy.toml through a real TOML parser (toml++ underneath).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System C libraries from Debian's -dev packages, found through pkg-config.
@@ -49,6 +51,7 @@ let package = Package(
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),

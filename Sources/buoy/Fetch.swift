@@ -50,8 +50,10 @@ struct Fetch: ParsableCommand {
         try checkCAFile(caFile)
     }
 
-    func run() throws {
-        if ControlClient.isListening(socket) { return try runThroughDaemon() }
+    mutating func run() throws {
+        let daemon = ControlClient.isListening(socket)
+        output = try Self.resolveOutput(output, url: url, localDirectory: !daemon)
+        if daemon { return try runThroughDaemon() }
         if !json && display != "none" {
             // Take the display ourselves; no display is not an error for a shell download.
             var arguments = ["--url", url, "--output", output, "--display", display, "--on-complete", "exit"]
@@ -69,6 +71,7 @@ struct Fetch: ParsableCommand {
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
         var meter = RateMeter()
         var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
@@ -76,14 +79,14 @@ struct Fetch: ParsableCommand {
             guard final || now - lastReport >= 0.2 else { return }
             lastReport = now
             meter.add(bytes: s.received, at: now)
-            let state = final ? (s.succeeded ? "done" : "failed") : "downloading"
+            let state = final ? (s.succeeded ? "done" : stop.requested ? "cancelled" : "failed") : "downloading"
             let event = ProgressReport.event(final ? state : "progress", state: state, status: s, rate: meter.rate,
                                              message: s.errors.first.map { "\($0)" })
             if json {
                 ProgressReport.printJSON(event)
             } else if tty {
-                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
-                if final { FileHandleWriter.stderr("\n") }
+                let width = TerminalBar.width(of: STDERR_FILENO)
+                FileHandleWriter.stderr(final ? bar.summary(event, now: now, width: width) : bar.redraw(event, now: now, width: width))
             }
         }
         while session.step(timeout: 0.1) {
@@ -94,7 +97,23 @@ struct Fetch: ParsableCommand {
         if let error = session.status.errors.first {
             throw CommandFailure(message: "\(error)", exitCode: stop.requested ? 128 + (stop.signal ?? 2) : 5)
         }
-        if !json { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+        // On a terminal the summary line said it.
+        if !json && !tty { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+    }
+
+    /// `-o DIR/` (and, without a daemon, `-o DIR` naming an existing directory) means
+    /// DIR/<the URL's last path segment>, decided before anything is downloaded; a URL without
+    /// a usable name there is refused up front.
+    static func resolveOutput(_ output: String, url: String, localDirectory: Bool) throws -> String {
+        var isDirectory: ObjCBool = false
+        let existingDirectory = localDirectory && FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+        guard output.hasSuffix("/") || existingDirectory else { return output }
+        let name = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)?.removingPercentEncoding ?? ""
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.hasPrefix("."),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw CommandFailure.badArguments("-o \(output) is a directory and \(url) names no file to put in it; give -o \(output)\(output.hasSuffix("/") ? "" : "/")NAME")
+        }
+        return (output.hasSuffix("/") ? output : output + "/") + name
     }
 
     /// Hands the download to the daemon and follows its progress events.
@@ -106,19 +125,20 @@ struct Fetch: ParsableCommand {
         if let sha256 { request["sha256"] = sha256 }
         try client.send(request)
         let tty = isatty(STDERR_FILENO) != 0
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
+            let final = name == "done" || name == "failed"
             if json {
                 ProgressReport.printJSON(event)
             } else if tty, name != "error" {
-                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
+                let width = TerminalBar.width(of: STDERR_FILENO)
+                FileHandleWriter.stderr(final ? bar.summary(event, now: Self.now(), width: width) : bar.redraw(event, now: Self.now(), width: width))
             }
             switch name {
             case "done":
-                if tty { FileHandleWriter.stderr("\n") }
                 return
             case "failed", "error":
-                if tty { FileHandleWriter.stderr("\n") }
                 throw CommandFailure(message: (event["message"] as? String) ?? "the daemon reported a failure", exitCode: 5)
             default:
                 continue
@@ -162,7 +182,8 @@ enum ProgressReport {
         e["received"] = Int(received)
         e["expected"] = expected.map { Int($0) as Any } ?? NSNull()
         e["fraction"] = status?.fraction.map { ($0 * 10000).rounded() / 10000 as Any } ?? NSNull()
-        if let expected, rate > 0, received < expected {
+        // A failed or cancelled job will not finish: no time left to show.
+        if let expected, rate > 0, received < expected, !["failed", "cancelled", "error"].contains(state) {
             e["eta"] = (Double(expected - received) / rate).rounded()
         } else {
             e["eta"] = NSNull()
