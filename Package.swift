@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Download"]),
         // Runs the built `buoy` command against the download tests' loopback server.
-        .testTarget(name: "CommandTests", dependencies: ["buoy"]),
+        .testTarget(name: "CommandTests", dependencies: ["buoy"], exclude: ["pty_run.py"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],

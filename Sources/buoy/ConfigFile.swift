@@ -6,7 +6,7 @@ import TOMLKit
 /// a `--url` on the command line replaces the file's downloads (see `withConfigFile`).
 ///
 ///     display = "drm"
-///     [display]            # any key may also sit under its section (ConfigSchema)
+///     [screen]             # any key may also sit under its section (ConfigSchema)
 ///     rotate = 90
 ///     [[download]]
 ///     url = "https://example.org/update.img"
@@ -79,7 +79,6 @@ struct ConfigReader {
             if name == "download" {
                 result.downloads = try downloads(value, line: line)
             } else if ConfigSchema.sections.contains(name), let section = value.table {
-                // `display = "drm"` is a setting, `[display]` its section: the value tells which.
                 for (inner, innerLine) in ordered(section, in: name) {
                     try setting(inner, section[inner], line: innerLine, section: name, seen: &seen, into: &result.settings)
                 }

@@ -38,7 +38,7 @@ struct ConfigLines {
                 if rest.hasPrefix("=") { return index + 1 }
             }
         }
-        // A top-level key written as a section header (`[display]`).
+        // A top-level key written as a section header (`[screen]`).
         if header.isEmpty { return headers.first { $0.name == key.replacingOccurrences(of: "_", with: "-") }?.line }
         return nil
     }

@@ -39,22 +39,23 @@ struct ConfigKey {
 }
 
 enum ConfigSchema {
-    static let sections = ["display", "animation", "input", "control", "fetch"]
+    // Not "display" or "animation": those are keys, and TOML cannot have a key and a table of one name.
+    static let sections = ["screen", "playback", "input", "control", "fetch"]
 
     static let keys: [ConfigKey] = [
-        ConfigKey(name: "animation", section: "animation", kind: .string),
-        ConfigKey(name: "content-mode", section: "animation", kind: .choice(ContentMode.allCases.map(\.rawValue))),
-        ConfigKey(name: "keypath", section: "animation", kind: .string),
-        ConfigKey(name: "lift", section: "animation", kind: .number, check: { $0 > 0 && $0 < 100 ? nil : "must be above 0 and below 100" }),
-        ConfigKey(name: "loop-segment", section: "animation", kind: .string),
-        ConfigKey(name: "success-segment", section: "animation", kind: .string),
-        ConfigKey(name: "display", section: "display", kind: .string),
-        ConfigKey(name: "size", section: "display", kind: .size),
-        ConfigKey(name: "mode", section: "display", kind: .string),
-        ConfigKey(name: "fps", section: "display", kind: .number, check: { $0 > 0 && $0 <= 1000 ? nil : "must be above 0 and at most 1000" }),
-        ConfigKey(name: "every", section: "display", kind: .integer, check: { $0 >= 1 ? nil : "must be at least 1" }),
-        ConfigKey(name: "rotate", section: "display", kind: .integer, check: { [0, 90, 180, 270].contains($0) ? nil : "must be 0, 90, 180 or 270" }),
-        ConfigKey(name: "pixel-format", section: "display", kind: .choice(["auto", "xrgb8888", "rgb565"])),
+        ConfigKey(name: "animation", section: "playback", kind: .string),
+        ConfigKey(name: "content-mode", section: "playback", kind: .choice(ContentMode.allCases.map(\.rawValue))),
+        ConfigKey(name: "keypath", section: "playback", kind: .string),
+        ConfigKey(name: "lift", section: "playback", kind: .number, check: { $0 > 0 && $0 < 100 ? nil : "must be above 0 and below 100" }),
+        ConfigKey(name: "loop-segment", section: "playback", kind: .string),
+        ConfigKey(name: "success-segment", section: "playback", kind: .string),
+        ConfigKey(name: "display", section: "screen", kind: .string),
+        ConfigKey(name: "size", section: "screen", kind: .size),
+        ConfigKey(name: "mode", section: "screen", kind: .string),
+        ConfigKey(name: "fps", section: "screen", kind: .number, check: { $0 > 0 && $0 <= 1000 ? nil : "must be above 0 and at most 1000" }),
+        ConfigKey(name: "every", section: "screen", kind: .integer, check: { $0 >= 1 ? nil : "must be at least 1" }),
+        ConfigKey(name: "rotate", section: "screen", kind: .integer, check: { [0, 90, 180, 270].contains($0) ? nil : "must be 0, 90, 180 or 270" }),
+        ConfigKey(name: "pixel-format", section: "screen", kind: .choice(["auto", "xrgb8888", "rgb565"])),
         ConfigKey(name: "trigger", section: "input", kind: .choice(["auto", "input"])),
         ConfigKey(name: "touch", section: "input", kind: .choice(["anywhere", "prompt"])),
         ConfigKey(name: "keys", section: "input", kind: .codes),

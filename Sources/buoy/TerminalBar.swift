@@ -39,12 +39,15 @@ struct TerminalBar {
         let state = event["state"] as? String ?? ""
         var text: String
         if state == "done" || state == "success" {
-            text = "\(name): done, \(Self.size(received)) in \(Self.clock(elapsed))"
+            text = ": done, \(Self.size(received)) in \(Self.clock(elapsed))"
             if elapsed > 0.05 { text += " (\(Self.size(received / elapsed))/s)" }
         } else {
-            text = "\(name): \(state) after \(Self.clock(elapsed)), \(Self.size(received)) received"
+            text = ": \(state) after \(Self.clock(elapsed)), \(Self.size(received)) received"
         }
-        return "\r" + Self.fit(text, width - 1) + "\u{1B}[K\n"
+        // The name gives way first: the outcome is what the line is for.
+        let room = max(1, width - 1)
+        text = Self.fit(name, max(8, room - text.count)) + text
+        return "\r" + Self.fit(text, room) + "\u{1B}[K\n"
     }
 
     /// The fields that fit in `width - 1` columns.
