@@ -51,6 +51,12 @@ enum ConfigFile {
         if let nul = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.contains("\0") }) {
             throw CommandFailure.badArguments("\(path):\(nul + 1): a NUL character")
         }
+        // Nor may an escaped one: TOMLKit hands strings over as C strings, cut at a NUL.
+        if let escaped = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: {
+            $0.range(of: #"\\(u0000|U00000000)"#, options: .regularExpression) != nil
+        }) {
+            throw CommandFailure.badArguments("\(path):\(escaped + 1): a NUL character (\\u0000) in a string")
+        }
         return text
     }
 }

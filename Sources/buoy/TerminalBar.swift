@@ -46,7 +46,7 @@ struct TerminalBar {
         }
         // The name gives way first: the outcome is what the line is for.
         let room = max(1, width - 1)
-        text = Self.fit(name, max(8, room - text.count)) + text
+        text = Self.fit(name, max(8, room - Self.columns(text))) + text
         return "\r" + Self.fit(text, room) + "\u{1B}[K\n"
     }
 
@@ -56,7 +56,7 @@ struct TerminalBar {
         let fields = Self.fields(event, elapsed: max(0, now - started))
         // Drop fields by priority (lowest first) until the rest and the shortest name fit.
         var kept = fields
-        while !kept.isEmpty, kept.map({ $0.text.count + 2 }).reduce(0, +) + min(name.count, 8) > room {
+        while !kept.isEmpty, kept.map({ $0.text.count + 2 }).reduce(0, +) + min(Self.columns(name), 8) > room {
             let lowest = kept.indices.min { kept[$0].priority < kept[$1].priority }!
             kept.remove(at: lowest)
         }
@@ -92,12 +92,33 @@ struct TerminalBar {
         return fields
     }
 
-    /// `text` in at most `width` characters, cut with an ellipsis.
+    /// `text` in at most `width` terminal columns, cut with an ellipsis.
     static func fit(_ text: String, _ width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(max(0, width))) }
-        return String(text.prefix(width - 1)) + "…"
+        guard columns(text) > width else { return text }
+        var kept = "", used = 0
+        for character in text {
+            let w = columns(String(character))
+            if used + w > width - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return width >= 1 ? kept + "…" : ""
     }
+
+    /// Columns a terminal gives the text: East Asian wide and fullwidth characters (CJK, Hangul,
+    /// fullwidth forms, most emoji) take two.
+    static func columns(_ text: String) -> Int {
+        text.reduce(0) { sum, character in
+            guard let scalar = character.unicodeScalars.first?.value else { return sum }
+            return sum + (wideRanges.contains { $0.contains(scalar) } ? 2 : 1)
+        }
+    }
+
+    static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+        0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD,
+    ]
 
     static func size(_ bytes: Double) -> String {
         bytes >= 1e9 ? String(format: "%.1f GB", bytes / 1e9)

@@ -46,6 +46,12 @@ final class ConfigErrorTests: CommandTestCase {
         XCTAssertTrue(checksum.contains("buoy.toml:4: sha256: expected 64 hex digits"), checksum)
     }
 
+    func testANulInAStringIsRefusedNotCut() throws {
+        // TOMLKit would hand "/tmp/a\u0000b" over as "/tmp/a".
+        let log = try runConfig("[[download]]\nurl = \"\(base)/file/100\"\noutput = \"\(dir)/a.out\\u0000.sh\"\n")
+        XCTAssertTrue(log.contains("buoy.toml:3: a NUL character"), log)
+    }
+
     func testAKeyUnderTheWrongSectionNamesItsHome() throws {
         let log = try runConfig("[input]\nfps = 30\n" + download)
         XCTAssertTrue(log.contains("buoy.toml:2: fps belongs at the top or under [screen], not under [input]"), log)

@@ -71,6 +71,19 @@ final class TerminalBarTests: CommandTestCase {
     }
 
     func testFiftyColumns() throws { try checkWidth(50) }
+
+    func testAWideCharacterNameStillFits() throws {
+        // Each of these takes two columns on a terminal.
+        let name = "更新イメージ・とても長いファイルの名前です.img"
+        let (status, screen) = try fetchOnTerminal(columns: 50, output: name)
+        XCTAssertEqual(status, 0, screen.raw)
+        func columns(_ text: String) -> Int {
+            text.unicodeScalars.reduce(0) { $0 + ((0x3000...0x9FFF).contains($1.value) || (0xFF00...0xFF60).contains($1.value) ? 2 : 1) }
+        }
+        for text in screen.lines.joined() {
+            XCTAssertLessThan(columns(Screen.visible(text)), 50, Screen.visible(text))
+        }
+    }
     func testEightyColumns() throws { try checkWidth(80) }
     func testTwoHundredColumns() throws { try checkWidth(200) }
 
