@@ -1,6 +1,7 @@
 import CDRM
 import CKernel
 import Foundation
+import Posix
 import Raster
 
 /// Shows frames on a DRM/KMS CRTC: a connected connector and its mode, two dumb buffers,
@@ -265,27 +266,15 @@ public final class DRMPresenter: Presenter {
 
     public func nextPresentationTime() -> Double {
         if let last = lastFlipTime { return last + refreshInterval }
-        return Self.monotonicNow() + refreshInterval
-    }
-
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        return Monotonic.now() + refreshInterval
     }
 
     public func presentationTime(notBefore earliest: Double) -> Double {
         let ready = earliest + writeSeconds
-        guard let last = lastFlipTime else { return max(ready, Self.monotonicNow()) }
+        guard let last = lastFlipTime else { return max(ready, Monotonic.now()) }
         let time = FramePacing.presentationTime(notBefore: ready, last: last, interval: refreshInterval)
         target = time
         return time
-    }
-
-    /// Sleeps (never spins) until `time` on the monotonic clock.
-    static func sleep(until time: Double) {
-        var ts = timespec(tv_sec: Int(time.rounded(.down)), tv_nsec: Int((time - time.rounded(.down)) * 1e9))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
@@ -294,7 +283,7 @@ public final class DRMPresenter: Presenter {
         // holds this picture is flipped as it is.
         let back = modeSet ? 1 - front : front
         let buffer = buffers[back]
-        let writeStart = Self.monotonicNow()
+        let writeStart = Monotonic.now()
         let firstWrite = bufferVersions[back] == nil  // faults the mapping in: no guide
         if version == .max || bufferVersions[back] != version {
             PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
@@ -302,7 +291,7 @@ public final class DRMPresenter: Presenter {
         }
         // Up at once, down slowly (a prediction that falls short shows the frame late); a
         // buffer that already holds the picture takes nothing.
-        let took = Self.monotonicNow() - writeStart
+        let took = Monotonic.now() - writeStart
         if !firstWrite { writeSeconds = took > writeSeconds ? took : 0.7 * writeSeconds + 0.3 * took }
         if !modeSet {
             if atomic != nil, atomic!.modeset(&mode, fb: buffer.fb) {
@@ -324,7 +313,7 @@ public final class DRMPresenter: Presenter {
             // No vblank support (EOPNOTSUPP): flips complete as soon as they are queued.
             var sequence: UInt64 = 0, ns: UInt64 = 0
             if drmCrtcGetSequence(fd, crtcID, &sequence, &ns) != 0 && errno == EOPNOTSUPP { hasVblank = false }
-            let now = Self.monotonicNow()
+            let now = Monotonic.now()
             lastFlipTime = now
             return Presentation(time: now, missed: 0)
         }
@@ -335,7 +324,7 @@ public final class DRMPresenter: Presenter {
             // right after the last flip); without, flip at the time itself.
             self.target = nil
             let submit = target - (hasVblank ? refreshInterval * 7 / 8 : 0)
-            if submit > Self.monotonicNow() { Self.sleep(until: submit) }
+            if submit > Monotonic.now() { Monotonic.sleep(until: submit) }
         }
         flipState.time = nil
         let userData = Unmanaged.passUnretained(flipState).toOpaque()

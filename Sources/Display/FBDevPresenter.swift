@@ -1,5 +1,6 @@
 import CKernel
 import Foundation
+import Posix
 import Raster
 
 /// Shows frames on a Linux framebuffer device (`/dev/fb0`, e.g. an SPI panel through fbtft):
@@ -90,11 +91,11 @@ public final class FBDevPresenter: Presenter {
     deinit { close() }
 
     public func nextPresentationTime() -> Double {
-        (lastPresent ?? DRMPresenter.monotonicNow()) + refreshInterval
+        (lastPresent ?? Monotonic.now()) + refreshInterval
     }
 
     public func presentationTime(notBefore earliest: Double) -> Double {
-        guard let last = lastPresent else { return max(earliest, DRMPresenter.monotonicNow()) }
+        guard let last = lastPresent else { return max(earliest, Monotonic.now()) }
         return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
 
@@ -108,7 +109,7 @@ public final class FBDevPresenter: Presenter {
         PanelConversion.write(surface, rotation: rotation, to: map + target * stride * panelHeight, stride: stride, format: format)
         if !hasVsync {
             // No vblank to wait for: the timer stands in for it, so the frame shows at its time.
-            let now = DRMPresenter.monotonicNow()
+            let now = Monotonic.now()
             if expected > now { usleep(useconds_t((expected - now) * 1e6)) }
         }
         if canPan {
@@ -123,7 +124,7 @@ public final class FBDevPresenter: Presenter {
             var zero: UInt32 = 0
             hasVsync = buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) == 0
         }
-        let now = DRMPresenter.monotonicNow()
+        let now = Monotonic.now()
         let missed = lastPresent == nil ? 0 : FramePacing.missed(presentedAt: now, expected: expected, interval: refreshInterval)
         lastPresent = now
         return Presentation(time: now, missed: missed)

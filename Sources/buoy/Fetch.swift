@@ -2,6 +2,7 @@ import ArgumentParser
 import Control
 import Download
 import Foundation
+import Posix
 
 /// `buoy fetch`: a download from the shell, with the same guarantees as the screen's (a
 /// `.part` file, resume, retries, checksum, atomic placement) and progress on the terminal.
@@ -121,11 +122,7 @@ struct Fetch: ParsableCommand {
         throw CommandFailure(message: "\(socket): the daemon stopped answering", exitCode: 5)
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { Monotonic.now() }
 }
 
 /// Progress in one schema for every path — the daemon's events to its clients, `buoy fetch

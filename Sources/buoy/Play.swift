@@ -4,6 +4,7 @@ import Foundation
 import LottieModel
 import LottieRender
 import Player
+import Posix
 import Raster
 import Synchronization
 
@@ -96,7 +97,7 @@ struct Play: ParsableCommand {
         var surface = Surface(width: presenter.width, height: presenter.height)
         let start = clock.now
         var sequence = 0
-        let wallStart = DRMPresenter.monotonicNow()
+        let wallStart = Monotonic.now()
         printStatus("playing on \(presenter.description)")
         var version: UInt64 = 0
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
@@ -107,7 +108,7 @@ struct Play: ParsableCommand {
         defer {
             if let firstShown, sequence > 1, !presenter.writesFiles {
                 let frames = sequence - 1
-                let seconds = DRMPresenter.monotonicNow() - firstShown.time
+                let seconds = Monotonic.now() - firstShown.time
                 printStatus(String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
                                    frames, seconds, Double(frames) / max(seconds, 1e-9), missedTotal,
                                    (ProcessClock.cpuSeconds() - firstShown.cpu) * 1000 / Double(frames)))
@@ -116,9 +117,9 @@ struct Play: ParsableCommand {
         while !stop.requested {
             // Render each frame for the instant it will be seen: the first refresh after
             // rendering can finish. A slow frame thus skips ahead; the animation never slows.
-            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
+            clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
             let frame = player.tick()
-            let renderStart = DRMPresenter.monotonicNow()
+            let renderStart = Monotonic.now()
             if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
                 version &+= 1
             }
@@ -126,7 +127,7 @@ struct Play: ParsableCommand {
             // animation time behind), one that is long holds it back. A picture that stopped
             // changing costs next to nothing, and its frames go at every refresh again. The
             // first frame (cold caches) is no guide.
-            let took = DRMPresenter.monotonicNow() - renderStart
+            let took = Monotonic.now() - renderStart
             if sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
             let shown: Presentation
             do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
@@ -137,7 +138,7 @@ struct Play: ParsableCommand {
                                                state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
             missedTotal += shown.missed
             if sequence == 0 {
-                let now = DRMPresenter.monotonicNow()
+                let now = Monotonic.now()
                 let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
                 printStatus("first frame on screen " + sinceStart
                             + String(format: "%.1f ms after opening the display, on ", (now - wallStart) * 1000) + presenter.description)

@@ -8,6 +8,7 @@ import Kiosk
 import LottieModel
 import LottieRender
 import Player
+import Posix
 import Raster
 
 struct Run: ParsableCommand {
@@ -200,7 +201,7 @@ struct Run: ParsableCommand {
         // follows the real download. Asked of the presenter opened, not of --display's text:
         // auto:headless:DIR writes files only when it found no display.
         let realtime = presenter.writesFiles
-        let wallStart = DRMPresenter.monotonicNow()
+        let wallStart = Monotonic.now()
         let start = clock.now
         var surface = Surface(width: presenter.width, height: presenter.height)
         var version: UInt64 = 0
@@ -239,7 +240,7 @@ struct Run: ParsableCommand {
 
         /// Progress in the schema `buoy fetch` prints on every path (ProgressReport).
         func statusEvent(_ name: String) -> [String: Any] {
-            if let s = session?.status { meter.add(bytes: s.received, at: DRMPresenter.monotonicNow()) }
+            if let s = session?.status { meter.add(bytes: s.received, at: Monotonic.now()) }
             return ProgressReport.event(name, state: screen.state.rawValue, status: session?.status, rate: meter.rate, message: screen.message)
         }
 
@@ -311,7 +312,7 @@ struct Run: ParsableCommand {
                     screen.startDownloading()
                 }
             }
-            if let delay = retryDelay, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= delay, let s = session {
+            if let delay = retryDelay, screen.state == .failed, let since = failedAt, Monotonic.now() - since >= delay, let s = session {
                 automaticRetries += 1
                 printStatus("retrying the download (automatic retry \(automaticRetries)\(maxRetries.map { " of \($0)" } ?? ""))")
                 session = DownloadSession(requests: s.status.files.map(\.request))
@@ -348,7 +349,7 @@ struct Run: ParsableCommand {
                     } else {
                         failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
                         screen.downloadFailed(failure!)
-                        failedAt = DRMPresenter.monotonicNow()
+                        failedAt = Monotonic.now()
                         printWarning(failure!)
                         if let retryAfter, automaticRetries < maxRetries ?? .max {
                             // Back-off: a server that is down is not asked again every few seconds.
@@ -361,20 +362,20 @@ struct Run: ParsableCommand {
                     }
                 }
             }
-            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
+            clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
             if realtime {
-                let ahead = (clock.now - start) - (DRMPresenter.monotonicNow() - wallStart)
+                let ahead = (clock.now - start) - (Monotonic.now() - wallStart)
                 if ahead > 0 { usleep(useconds_t(min(ahead, 1) * 1e6)) }
             }
             let frame = screen.tick()
-            let renderStart = DRMPresenter.monotonicNow()
+            let renderStart = Monotonic.now()
             let statusVersion = version
             if screen.render(frame: frame, viewport: viewport, background: .black, into: &surface) || statusVersion != drawnVersion {
                 if statusVersion != drawnVersion { screen.renderer.render(frame: frame, viewport: viewport, background: .black, into: &surface) }
                 status.draw(into: &surface)
                 version &+= 1
                 drawnVersion = version
-                renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
+                renderSeconds = 0.7 * renderSeconds + 0.3 * (Monotonic.now() - renderStart)
             }
             let shown: Presentation
             do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
@@ -384,7 +385,7 @@ struct Run: ParsableCommand {
                                                progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
                                                state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed,
                                                level: screen.drivesProperty ? screen.level : nil))
-            let now = DRMPresenter.monotonicNow()
+            let now = Monotonic.now()
             if now - lastEvent >= 0.2 || screen.state != publishedState {
                 lastEvent = now
                 let finished = screen.state == .done || screen.state == .failed
