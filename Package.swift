@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel"]),
-        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster", "Download"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]
