@@ -115,6 +115,10 @@ public final class ControlServer {
 
     public var connectedClients: [Int32] { Array(clients.keys) }
 
+    /// The listening socket and every client's: an event loop watches them for reading and
+    /// calls `poll()` when one is ready.
+    public var descriptors: [Int32] { [listener] + clients.keys }
+
     /// Sends one JSON line; a client that went away is dropped.
     public func send(_ event: [String: Any], to fd: Int32) {
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }

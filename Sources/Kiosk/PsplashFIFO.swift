@@ -17,7 +17,8 @@ public final class PsplashFIFO {
     }
 
     public let path: String
-    private let fd: Int32
+    /// Readable when a writer sent something: an event loop watches it and calls `poll()`.
+    public let fd: Int32
     /// Kept open for writing too, so the FIFO never reports end-of-file between writers.
     private let keepAlive: Int32
     private var pending: [UInt8] = []

@@ -1,0 +1,147 @@
+import Control
+import Display
+import Download
+import Foundation
+import Input
+import Kiosk
+import Posix
+
+extension KioskRuntime {
+    /// Carries out the controller's effects, in order.
+    func perform(_ effects: [KioskEffect]) {
+        for effect in effects {
+            switch effect {
+            case .startTransfer(let files):
+                session = DownloadSession(requests: files)
+                lastFraction = nil
+                meter.reset()
+                timers.set(.download, at: 0)
+            case .cancelTransfer:
+                session?.cancel()
+                timers.set(.download, at: 0)
+            case .screen(let command):
+                job.commands.append(command)
+                jobDirty = true
+            case .showMessage(let text):
+                if !text.isEmpty { printStatus(text) }
+                message = text
+                promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
+                job.message = text
+                jobDirty = true
+            case .reply(let client, let reply): send(reply, to: client)
+            case .subscribe(let client, let watching): control?.subscribe(client, watching: watching)
+            case .publish(let name, let jobEnded): publish(name, jobEnded: jobEnded)
+            case .log(let text): printStatus(text)
+            case .warn(let text): printWarning(text)
+            case .setTimer(let timer, let time): timers.set(.kiosk(timer), at: time)
+            case .cancelTimer(let timer): timers.cancel(.kiosk(timer))
+            case .exit: break  // the loop ends on the controller's outcome
+            }
+        }
+    }
+
+    private func send(_ reply: KioskReply, to client: Int32) {
+        switch reply {
+        case .progress(let name): control?.send(statusEvent(name), to: client)
+        case .ok: control?.send(["event": "ok"], to: client)
+        case .error(let text): control?.send(["event": "error", "message": text], to: client)
+        }
+    }
+
+    /// Progress in the schema `buoy fetch` prints on every path (ProgressReport).
+    func statusEvent(_ name: String) -> [String: Any] {
+        if let s = session?.status { meter.add(bytes: s.received, at: Monotonic.now()) }
+        let message = controller.state == .failed ? controller.failure : nil
+        return ProgressReport.event(name, state: controller.state.rawValue, status: session?.status, rate: meter.rate, message: message)
+    }
+
+    private func publish(_ name: String, jobEnded: Bool) {
+        let event = statusEvent(name)
+        if interactive, session != nil { FileHandleWriter.stderr("\r" + ProgressReport.bar(event)) }
+        if let control, control.subscriberCount > 0 { control.publish(event, jobEnded: jobEnded) }
+    }
+
+    func handleControl(at now: Double) {
+        guard let control else { return }
+        for request in control.poll() {
+            perform(controller.handle(.request(client: request.client, Self.kioskRequest(request)), at: now))
+        }
+    }
+
+    static func kioskRequest(_ request: ControlServer.Request) -> KioskRequest {
+        switch request.command {
+        case "fetch":
+            guard let url = request.fields["url"], let output = request.fields["output"] else { return .invalid("fetch needs url and output") }
+            return .fetch(DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"]))
+        case "status": return .status
+        case "watch": return .watch
+        case "cancel": return .cancel
+        case "quit": return .quit
+        case "message": return .message(request.fields["text"] ?? "")
+        default: return .invalid("unknown command \(request.command)")
+        }
+    }
+
+    func handleInput(at now: Double) {
+        guard let input else { return }
+        let presses = input.poll()
+        for m in input.takeMessages() { printStatus(m) }
+        for press in presses {
+            perform(controller.handle(.press(code: press.code, device: press.device, time: press.time, offPrompt: offPrompt(press)), at: now))
+        }
+    }
+
+    /// With --touch prompt, why a touch away from the prompt band does not count (keys always do).
+    private func offPrompt(_ press: InputWatcher.Press) -> String? {
+        guard touchPrompt, let at = press.position else { return nil }
+        let p = presenter.rotation.logicalPoint(panelX: at.x, panelY: at.y)
+        let x = p.x * Double(presenter.width), y = p.y * Double(presenter.height)
+        return promptLine.contains(x: x, y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
+    }
+
+    func frameFinished(at now: Double) {
+        guard let result = frames.takeResult() else { return }
+        frameInFlight = false
+        if let error = result.error { frameError = error; return }
+        animating = result.animating
+        // A frame made before newer commands shows an older state: its report would be stale.
+        if !jobDirty { perform(controller.handle(.screen(result.state), at: now)) }
+        guard animating, !jobDirty else { return }
+        if result.presented || presenter.writesFiles {
+            jobDirty = true  // the presenter paced it: the next one follows at once
+        } else {
+            // Nothing new to show yet: the next frame when the animation's time has moved on.
+            timers.set(.frame, at: max(now, result.time) + presenter.refreshInterval / 2)
+        }
+    }
+
+    /// Hands the frame thread the next frame when one is wanted and none is being made. On
+    /// files and streams frames keep coming while anything can still change (their time is
+    /// the frame count); on a display only while the picture changes.
+    func submitFrameIfWanted() {
+        guard !frameInFlight, controller.outcome == nil else { return }
+        if !jobDirty, presenter.writesFiles, animating || controller.transferring || timers.deadline(of: .kiosk(.retry)) != nil {
+            jobDirty = true
+        }
+        guard jobDirty else { return }
+        timers.cancel(.frame)
+        frames.submit(job)
+        job = FrameWorker.Job()
+        jobDirty = false
+        frameInFlight = true
+    }
+
+    /// Waits for the frame being made, so the last state (failed, done) is on screen and in
+    /// the trace before the display is given back.
+    func finishLastFrame() {
+        while frameInFlight {
+            frameWaker.drain()
+            if let result = frames.takeResult() {
+                frameInFlight = false
+                if let error = result.error, frameError == nil { frameError = error }
+            } else {
+                usleep(1000)
+            }
+        }
+    }
+}

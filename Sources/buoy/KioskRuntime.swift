@@ -1,0 +1,173 @@
+import Control
+import Display
+import Download
+import Foundation
+import Input
+import Kiosk
+import Posix
+
+/// The kiosk's event loop: one epoll over the control socket and its clients, the input
+/// devices and their inotify watch, the psplash FIFO, the frame thread's eventfd and the
+/// stop signals' eventfd; its timeout is the next timer (a retry, progress to subscribers,
+/// the transfer's next step, the next frame of an animation that runs). Each event goes
+/// through the `KioskController`, and the loop carries out the effects it returns. When
+/// nothing on screen can change and no event comes, it sleeps: no frame, no page flip.
+final class KioskRuntime {
+    enum Timer: Hashable {
+        case kiosk(KioskTimer)
+        /// The next step of the transfer (curl's multi handle is stepped, not waited on).
+        case download
+        /// The next step of the animation's own refresh (a cached animation URL).
+        case animationRefresh
+        /// The next frame, when the last one showed nothing new and the animation runs.
+        case frame
+    }
+
+    /// How often a running transfer is stepped.
+    static let downloadStep = 0.01
+
+    var controller: KioskController
+    let loop: EventLoop
+    let frames: FrameWorker
+    let frameWaker: Waker
+    let stop: StopRequest
+    let control: ControlServer?
+    let input: InputWatcher?
+    let fifo: PsplashFIFO?
+    var animationRefresh: AnimationCache.Refresh?
+    let presenter: Presenter
+    let touchPrompt: Bool
+    let interactive = isatty(STDERR_FILENO) != 0
+
+    var timers = Timers<Timer>()
+    var session: DownloadSession?
+    var lastFraction: Double??
+    var meter = RateMeter()
+    /// The status line's text and its geometry (a touch on the prompt answers it).
+    var message = ""
+    var promptLine: StatusLine
+    /// Screen commands and a new message waiting for the next frame.
+    var job = FrameWorker.Job()
+    var jobDirty = true
+    var frameInFlight = false
+    /// The last frame asked for more (the animation runs).
+    var animating = true
+    var frameError: Error?
+
+    init(controller: KioskController, frames: FrameWorker, frameWaker: Waker, stop: StopRequest, presenter: Presenter,
+         control: ControlServer?, input: InputWatcher?, fifo: PsplashFIFO?, animationRefresh: AnimationCache.Refresh?,
+         touchPrompt: Bool) throws {
+        self.controller = controller
+        self.frames = frames
+        self.frameWaker = frameWaker
+        self.stop = stop
+        self.presenter = presenter
+        self.control = control
+        self.input = input
+        self.fifo = fifo
+        self.animationRefresh = animationRefresh
+        self.touchPrompt = touchPrompt
+        promptLine = StatusLine(text: "", width: presenter.width, height: presenter.height)
+        loop = try EventLoop()
+    }
+
+    /// Runs until the controller ends it; returns how it ended.
+    func run() throws -> KioskOutcome {
+        try loop.watch(frameWaker.fd, name: "frame thread")
+        if stop.wakeDescriptor >= 0 { try loop.watch(stop.wakeDescriptor, name: "signals") }
+        if let fifo { try loop.watch(fifo.fd, name: fifo.path) }
+        try syncWatches()
+        if animationRefresh != nil { timers.set(.animationRefresh, at: 0) }
+        frames.startThread()
+        defer { frames.stop() }
+        perform(controller.handle(.start, at: Monotonic.now()))
+        while controller.outcome == nil {
+            if let frameError { throw frameError }
+            let ready = try loop.wait(until: nextDeadline())
+            try dispatch(ready)
+            if let signal = stop.signal { perform(controller.handle(.signal(signal), at: Monotonic.now())) }
+            runTimers()
+            submitFrameIfWanted()
+        }
+        finishLastFrame()
+        if interactive && session != nil { FileHandleWriter.stderr("\n") }
+        return controller.outcome ?? .quit
+    }
+
+    private func nextDeadline() -> Double? {
+        // A frame is made as soon as the previous one is done and there is something to show.
+        if !frameInFlight && jobDirty { return Monotonic.now() }
+        return timers.next
+    }
+
+    /// Every descriptor of the control socket and the input devices, added or dropped as
+    /// clients and devices come and go.
+    func syncWatches() throws {
+        let wanted = Set((control?.descriptors ?? []) + (input?.descriptors ?? []))
+        for fd in watchedSources.subtracting(wanted) { loop.unwatch(fd) }
+        for fd in wanted.subtracting(watchedSources) { try loop.watch(fd, name: "control socket or input device") }
+        watchedSources = wanted
+    }
+    private var watchedSources: Set<Int32> = []
+
+    private func dispatch(_ ready: [EventLoop.Ready]) throws {
+        var sourcesChanged = false
+        for r in ready {
+            let now = Monotonic.now()
+            if r.fd == frameWaker.fd {
+                frameWaker.drain()
+                frameFinished(at: now)
+            } else if r.fd == stop.wakeDescriptor {
+                stop.drainWake()
+            } else if let fifo, r.fd == fifo.fd {
+                for command in fifo.poll() { perform(controller.handle(.psplash(command), at: now)) }
+            } else if control?.descriptors.contains(r.fd) == true, !sourcesChanged {
+                handleControl(at: now)
+                sourcesChanged = true
+            } else if input?.descriptors.contains(r.fd) == true {
+                handleInput(at: now)
+                sourcesChanged = true
+            }
+        }
+        if sourcesChanged { try syncWatches() }
+    }
+
+    private func runTimers() {
+        for timer in timers.takeDue(at: Monotonic.now()) {
+            let now = Monotonic.now()
+            switch timer {
+            case .kiosk(let t): perform(controller.handle(.timer(t), at: now))
+            case .download: stepDownload(at: now)
+            case .animationRefresh: stepAnimationRefresh(at: now)
+            case .frame: jobDirty = true
+            }
+        }
+    }
+
+    private func stepDownload(at now: Double) {
+        guard let session, controller.transferring else { return }
+        session.step()
+        let fraction = session.status.fraction
+        if lastFraction == nil || lastFraction! != fraction {
+            lastFraction = fraction
+            perform(controller.handle(.progress(fraction: fraction), at: now))
+        }
+        if session.isFinished {
+            let failure = session.status.succeeded ? nil : session.status.errors.map { "\($0)" }.joined(separator: "; ")
+            perform(controller.handle(.transferEnded(failure: failure), at: now))
+        } else {
+            timers.set(.download, at: now + Self.downloadStep)
+        }
+    }
+
+    private func stepAnimationRefresh(at now: Double) {
+        guard let refresh = animationRefresh else { return }
+        refresh.step()
+        if refresh.isFinished {
+            if let report = refresh.report { printStatus(report) }
+            animationRefresh = nil
+        } else {
+            timers.set(.animationRefresh, at: now + 0.05)
+        }
+    }
+}
