@@ -99,9 +99,13 @@ public final class FBDevPresenter: Presenter {
         return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
 
-    /// Whether FBIO_WAITFORVSYNC works here; after its first failure (fbtft and most SPI
-    /// panels have no vsync interrupt) frames are paced by a timer instead.
+    /// Whether FBIO_WAITFORVSYNC works here. A driver without it (fbtft and most SPI panels
+    /// have no vsync interrupt) says so with ENOTTY or EINVAL at once: frames are then paced by
+    /// a timer. Any other failure (a signal is retried; a timeout, a busy device) counts, and
+    /// only `vsyncFailureLimit` in a row turn vsync off — one bad wait does not end it for the run.
     private var hasVsync = true
+    private var vsyncFailures = 0
+    static let vsyncFailureLimit = 3
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
@@ -120,14 +124,22 @@ public final class FBDevPresenter: Presenter {
             _ = buoy_ioctl_ptr(fd, buoy_fbiopan_display, &variable)
             page = target
         }
-        if hasVsync {
-            var zero: UInt32 = 0
-            hasVsync = buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) == 0
-        }
+        if hasVsync { waitForVsync() }
         let now = Monotonic.now()
         let missed = lastPresent == nil ? 0 : FramePacing.missed(presentedAt: now, expected: expected, interval: refreshInterval)
         lastPresent = now
         return Presentation(time: now, missed: missed)
+    }
+
+    private func waitForVsync() {
+        var zero: UInt32 = 0
+        if retryingInterrupts({ buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) }) == 0 {
+            vsyncFailures = 0
+            return
+        }
+        let e = errno
+        vsyncFailures += 1
+        if e == ENOTTY || e == EINVAL || e == EOPNOTSUPP || vsyncFailures >= Self.vsyncFailureLimit { hasVsync = false }
     }
 
     private var closed = false
