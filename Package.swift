@@ -48,8 +48,10 @@ let package = Package(
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
-        .target(name: "Control", dependencies: ["CKernel"]),
+        .target(name: "Control", dependencies: ["CKernel", "Download"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download"]),
+        // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
+        .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -61,7 +63,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         // The loopback HTTP server the tests start is a script beside them, run from its path.
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Download"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),

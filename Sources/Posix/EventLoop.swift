@@ -24,11 +24,14 @@ public final class EventLoop {
     /// Watches `fd` (adds it, or changes what it is watched for).
     public func watch(_ fd: Int32, readable: Bool = true, writable: Bool = false, name: String = "descriptor") throws {
         let events = (readable ? buoy_epoll_in | buoy_epoll_rdhup : 0) | (writable ? buoy_epoll_out : 0)
-        if let current = watched[fd] {
-            guard current != (readable, writable) else { return }
-            try checked("epoll_ctl", path: name) { buoy_epoll_control(epoll.rawValue, buoy_epoll_modify, fd, events) }
-        } else {
-            try checked("epoll_ctl", path: name) { buoy_epoll_control(epoll.rawValue, buoy_epoll_add, fd, events) }
+        if let current = watched[fd], current == (readable, writable) { return }
+        // A descriptor closed without `unwatch` left epoll by itself, and a new one may have its
+        // number: modify what is there, else add (and the other way round).
+        let first = watched[fd] == nil ? buoy_epoll_add : buoy_epoll_modify
+        if buoy_epoll_control(epoll.rawValue, first, fd, events) != 0 {
+            guard errno == ENOENT || errno == EEXIST else { throw SystemError("epoll_ctl", path: name) }
+            let second = first == buoy_epoll_add ? buoy_epoll_modify : buoy_epoll_add
+            try checked("epoll_ctl", path: name) { buoy_epoll_control(epoll.rawValue, second, fd, events) }
         }
         watched[fd] = (readable, writable)
     }

@@ -291,8 +291,10 @@ public struct Surface: Sendable {
     /// Coverage from luminance (Rec. 709) of the premultiplied colour, as if composited on black.
     public func lumaMask() -> Mask {
         Mask(width: width, height: height, values: pixels.map { p in
-            let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
-            return UInt8((r * 54 + g * 183 + b * 19 + 128) >> 8)
+            // Typed and summed in steps: Swift 6.0's type checker gives up on the one-line sum.
+            let r: UInt32 = (p >> 16) & 0xff, g: UInt32 = (p >> 8) & 0xff, b: UInt32 = p & 0xff
+            let sum: UInt32 = r * 54 + g * 183 + b * 19
+            return UInt8((sum + 128) >> 8)
         })
     }
 
@@ -313,7 +315,8 @@ public struct Surface: Sendable {
     /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
     public func blurred(radius: Double) -> Surface {
         guard radius >= 0.5, width > 0, height > 0 else { return self }
-        let box = max(1, Int((radius / 1.7).rounded()))
+        // A box wider than the surface blurs no more than one as wide (and keeps the sums in range).
+        let box = max(1, Int(min(radius / 1.7, Double(max(width, height))).rounded()))
         var result = self
         var scratch = [UInt32](repeating: 0, count: max(width, height))
         for _ in 0..<3 {

@@ -22,7 +22,7 @@ struct Fetch: ParsableCommand {
     @Argument(help: "http://, https:// or file:// URL.")
     var url: String
 
-    @Option(name: .shortAndLong, help: "Where the file goes.")
+    @Option(name: .shortAndLong, help: "Where the file goes. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
     var output: String
 
     @Option(help: "Expected SHA-256 (64 hex digits).")
@@ -62,7 +62,7 @@ struct Fetch: ParsableCommand {
         }
         var policy = DownloadPolicy()
         policy.maxAttempts = retries
-        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
+        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
         var meter = RateMeter()
@@ -96,8 +96,9 @@ struct Fetch: ParsableCommand {
     /// Hands the download to the daemon and follows its progress events.
     func runThroughDaemon() throws {
         let client = try ControlClient(path: socket)
-        let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
-        var request: [String: Any] = ["cmd": "fetch", "url": url, "output": destination]
+        // The daemon takes a relative DEST inside its download directory (an absolute one must
+        // lie inside it), so it is sent as typed.
+        var request: [String: Any] = ["cmd": "fetch", "url": url, "output": output]
         if let sha256 { request["sha256"] = sha256 }
         try client.send(request)
         let tty = isatty(STDERR_FILENO) != 0

@@ -13,10 +13,36 @@ import Raster
 /// frame is made and are touched by no one else: the loop keeps answering requests, presses
 /// and psplash lines while a frame renders or waits for its refresh.
 final class FrameWorker: @unchecked Sendable {
+    enum Command {
+        case screen(ScreenCommand)
+        /// The status line's new text.
+        case message(String)
+
+        /// Whether it changes the screen's state (not just the water or the text).
+        var changesState: Bool {
+            switch self {
+            case .screen(.progress), .message: return false
+            case .screen: return true
+            }
+        }
+    }
+
     struct Job {
-        var commands: [ScreenCommand] = []
-        /// A new status line text, when it changed.
-        var message: String?
+        var commands: [Command] = []
+
+        /// The commands for the next frame: up to the second change of state, so every state
+        /// is on screen for at least one frame (a retry that fails at once still shows that it
+        /// started). The rest stays for the frame after.
+        mutating func takeFrame() -> Job {
+            var changes = 0
+            let end = commands.firstIndex { command in
+                if command.changesState { changes += 1 }
+                return changes == 2
+            } ?? commands.count
+            let frame = Job(commands: Array(commands[..<end]))
+            commands.removeFirst(end)
+            return frame
+        }
     }
 
     struct Result {
@@ -122,7 +148,14 @@ final class FrameWorker: @unchecked Sendable {
     }
 
     private func apply(_ job: Job) {
-        for command in job.commands {
+        for item in job.commands {
+            guard case .screen(let command) = item else {
+                if case .message(let text) = item {
+                    status = StatusLine(text: text, width: presenter.width, height: presenter.height)
+                    statusChanged = true
+                }
+                continue
+            }
             switch command {
             case .idle: screen.showIdle()
             case .waiting: screen.showWaiting()
@@ -133,10 +166,6 @@ final class FrameWorker: @unchecked Sendable {
             case .succeeded: screen.downloadSucceeded()
             case .failed(let message): screen.downloadFailed(message)
             }
-        }
-        if let message = job.message {
-            status = StatusLine(text: message, width: presenter.width, height: presenter.height)
-            statusChanged = true
         }
     }
 

@@ -12,21 +12,18 @@ extension KioskRuntime {
         for effect in effects {
             switch effect {
             case .startTransfer(let files):
-                session = DownloadSession(requests: files)
-                lastFraction = nil
-                meter.reset()
-                timers.set(.download, at: 0)
+                startTransfer(files)
             case .cancelTransfer:
                 session?.cancel()
-                timers.set(.download, at: 0)
+                transferAdvanced(at: Monotonic.now())
             case .screen(let command):
-                job.commands.append(command)
+                job.commands.append(.screen(command))
                 jobDirty = true
             case .showMessage(let text):
                 if !text.isEmpty { printStatus(text) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
-                job.message = text
+                job.commands.append(.message(text))
                 jobDirty = true
             case .reply(let client, let reply): send(reply, to: client)
             case .subscribe(let client, let watching): control?.subscribe(client, watching: watching)
@@ -64,20 +61,25 @@ extension KioskRuntime {
     func handleControl(at now: Double) {
         guard let control else { return }
         for request in control.poll() {
-            perform(controller.handle(.request(client: request.client, Self.kioskRequest(request)), at: now))
+            perform(controller.handle(.request(client: request.client, kioskRequest(request)), at: now))
         }
+        for m in control.takeMessages() { printStatus(m) }
     }
 
-    static func kioskRequest(_ request: ControlServer.Request) -> KioskRequest {
+    /// A request line as the controller's value; a fetch is checked here (its URL, and its
+    /// output confined to the download directory).
+    func kioskRequest(_ request: ControlServer.Request) -> KioskRequest {
         switch request.command {
         case "fetch":
-            guard let url = request.fields["url"], let output = request.fields["output"] else { return .invalid("fetch needs url and output") }
-            return .fetch(DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"]))
+            guard let downloads else { return .invalid("refused: no download directory") }
+            do { return .fetch(try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads)) } catch {
+                return .invalid("refused: \(error)")
+            }
         case "status": return .status
         case "watch": return .watch
         case "cancel": return .cancel
         case "quit": return .quit
-        case "message": return .message(request.fields["text"] ?? "")
+        case "message": return .message(LogText.escaped(request.fields["text"] ?? ""))
         default: return .invalid("unknown command \(request.command)")
         }
     }
@@ -125,9 +127,8 @@ extension KioskRuntime {
         }
         guard jobDirty else { return }
         timers.cancel(.frame)
-        frames.submit(job)
-        job = FrameWorker.Job()
-        jobDirty = false
+        frames.submit(job.takeFrame())
+        jobDirty = !job.commands.isEmpty
         frameInFlight = true
     }
 

@@ -15,7 +15,7 @@ import Posix
 final class KioskRuntime {
     enum Timer: Hashable {
         case kiosk(KioskTimer)
-        /// The next step of the transfer (curl's multi handle is stepped, not waited on).
+        /// The transfer's timer (curl's, a retry of a file, hashing to catch up).
         case download
         /// The next step of the animation's own refresh (a cached animation URL).
         case animationRefresh
@@ -23,15 +23,14 @@ final class KioskRuntime {
         case frame
     }
 
-    /// How often a running transfer is stepped.
-    static let downloadStep = 0.01
-
     var controller: KioskController
     let loop: EventLoop
     let frames: FrameWorker
     let frameWaker: Waker
     let stop: StopRequest
     let control: ControlServer?
+    /// Where socket clients' fetches are confined.
+    let downloads: DownloadDirectory?
     let input: InputWatcher?
     let fifo: PsplashFIFO?
     var animationRefresh: AnimationCache.Refresh?
@@ -53,16 +52,21 @@ final class KioskRuntime {
     /// The last frame asked for more (the animation runs).
     var animating = true
     var frameError: Error?
+    var watchedSources: [Int32: Bool] = [:]
+    var controlDescriptors: Set<Int32> = []
+    /// curl's sockets and what it wants them watched for.
+    var curlSockets: [Int32: SocketInterest] = [:]
 
     init(controller: KioskController, frames: FrameWorker, frameWaker: Waker, stop: StopRequest, presenter: Presenter,
-         control: ControlServer?, input: InputWatcher?, fifo: PsplashFIFO?, animationRefresh: AnimationCache.Refresh?,
-         touchPrompt: Bool) throws {
+         control: ControlServer?, downloads: DownloadDirectory?, input: InputWatcher?, fifo: PsplashFIFO?,
+         animationRefresh: AnimationCache.Refresh?, touchPrompt: Bool) throws {
         self.controller = controller
         self.frames = frames
         self.frameWaker = frameWaker
         self.stop = stop
         self.presenter = presenter
         self.control = control
+        self.downloads = downloads
         self.input = input
         self.fifo = fifo
         self.animationRefresh = animationRefresh
@@ -84,10 +88,11 @@ final class KioskRuntime {
         while controller.outcome == nil {
             if let frameError { throw frameError }
             let ready = try loop.wait(until: nextDeadline())
-            try dispatch(ready)
+            dispatch(ready)
             if let signal = stop.signal { perform(controller.handle(.signal(signal), at: Monotonic.now())) }
             runTimers()
             submitFrameIfWanted()
+            try syncWatches()
         }
         finishLastFrame()
         if interactive && session != nil { FileHandleWriter.stderr("\n") }
@@ -100,36 +105,42 @@ final class KioskRuntime {
         return timers.next
     }
 
-    /// Every descriptor of the control socket and the input devices, added or dropped as
-    /// clients and devices come and go.
+    /// Every descriptor of the control socket (for writing too where a reply waits) and the
+    /// input devices, added, changed or dropped as clients and devices come and go.
     func syncWatches() throws {
-        let wanted = Set((control?.descriptors ?? []) + (input?.descriptors ?? []))
-        for fd in watchedSources.subtracting(wanted) { loop.unwatch(fd) }
-        for fd in wanted.subtracting(watchedSources) { try loop.watch(fd, name: "control socket or input device") }
+        var wanted: [Int32: Bool] = [:]
+        for p in control?.pollDescriptors ?? [] { wanted[p.fd] = p.events & Int16(POLLOUT) != 0 }
+        for fd in input?.descriptors ?? [] { wanted[fd] = false }
+        for fd in watchedSources.keys where wanted[fd] == nil { loop.unwatch(fd) }
+        for (fd, writable) in wanted { try loop.watch(fd, readable: true, writable: writable, name: "control socket or input device") }
+        controlDescriptors = Set((control?.pollDescriptors ?? []).map(\.fd))
         watchedSources = wanted
     }
-    private var watchedSources: Set<Int32> = []
 
-    private func dispatch(_ ready: [EventLoop.Ready]) throws {
+    private func dispatch(_ ready: [EventLoop.Ready]) {
         var sourcesChanged = false
+        var inputRead = false
         for r in ready {
             let now = Monotonic.now()
-            if r.fd == frameWaker.fd {
+            if curlSockets[r.fd] != nil, let session {
+                session.socketAction(fd: r.fd, readable: r.readable || r.hangup, writable: r.writable)
+                transferAdvanced(at: now)
+            } else if r.fd == frameWaker.fd {
                 frameWaker.drain()
                 frameFinished(at: now)
             } else if r.fd == stop.wakeDescriptor {
                 stop.drainWake()
             } else if let fifo, r.fd == fifo.fd {
                 for command in fifo.poll() { perform(controller.handle(.psplash(command), at: now)) }
-            } else if control?.descriptors.contains(r.fd) == true, !sourcesChanged {
-                handleControl(at: now)
+            } else if controlDescriptors.contains(r.fd) {
+                if !sourcesChanged { handleControl(at: now) }
                 sourcesChanged = true
-            } else if input?.descriptors.contains(r.fd) == true {
+            } else if watchedSources[r.fd] != nil, !inputRead {
                 handleInput(at: now)
+                inputRead = true
                 sourcesChanged = true
             }
         }
-        if sourcesChanged { try syncWatches() }
     }
 
     private func runTimers() {
@@ -146,7 +157,13 @@ final class KioskRuntime {
 
     private func stepDownload(at now: Double) {
         guard let session, controller.transferring else { return }
-        session.step()
+        session.timerFired()
+        transferAdvanced(at: now)
+    }
+
+    /// After curl ran: the new fraction to the screen, and the end of the transfer.
+    func transferAdvanced(at now: Double) {
+        guard let session, controller.transferring else { return }
         let fraction = session.status.fraction
         if lastFraction == nil || lastFraction! != fraction {
             lastFraction = fraction
@@ -155,9 +172,34 @@ final class KioskRuntime {
         if session.isFinished {
             let failure = session.status.succeeded ? nil : session.status.errors.map { "\($0)" }.joined(separator: "; ")
             perform(controller.handle(.transferEnded(failure: failure), at: now))
-        } else {
-            timers.set(.download, at: now + Self.downloadStep)
         }
+    }
+
+    /// A new transfer, driven by this loop: curl says which sockets to watch and when its
+    /// timer is due (`curl_multi_socket_action`), nothing is stepped on a schedule.
+    func startTransfer(_ files: [DownloadRequest]) {
+        for fd in curlSockets.keys { loop.unwatch(fd) }
+        curlSockets = [:]
+        session = nil  // the previous one lets go of its sockets first
+        let next = DownloadSession(requests: files)
+        session = next
+        lastFraction = nil
+        meter.reset()
+        next.useEventLoop(onSocket: { [unowned self] fd, interest in
+            if interest == .remove {
+                curlSockets[fd] = nil
+                loop.unwatch(fd)
+            } else {
+                curlSockets[fd] = interest
+                try? loop.watch(fd, readable: interest != .write, writable: interest != .read, name: "download socket")
+            }
+        }, onTimer: { [unowned self] milliseconds in
+            if let milliseconds {
+                timers.set(.download, at: Monotonic.now() + Double(milliseconds) / 1000)
+            } else {
+                timers.cancel(.download)
+            }
+        })
     }
 
     private func stepAnimationRefresh(at now: Double) {

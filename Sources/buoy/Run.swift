@@ -78,6 +78,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
     var socketGroup: String?
 
+    @Option(name: .customLong("download-dir"), help: "Where socket clients' fetches land: their output is a name inside it (an absolute one must lie inside it); nothing outside it is written for them.")
+    var downloadDirectory: String = DownloadDirectory.defaultPath
+
     @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds, doubling after each failure in a row up to 5 minutes (default: only on a key with --trigger input).")
     var retryAfter: Double?
 
@@ -119,7 +122,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let (renderer, animationRefresh) = try openAnimation()
+        // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
+        let shown = loadRunAnimation(animation)
+        let renderer = shown.renderer
         let anim = renderer.animation
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
@@ -133,7 +138,7 @@ struct Run: ParsableCommand {
             if let failure = traceFile?.failure { printWarning(failure) }
             traceFile?.close()
         }
-        let control = try openControlServer()
+        let served = try openControlServer()
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
         let configuration = try kioskConfiguration(writesFiles: presenter.writesFiles)
@@ -146,15 +151,15 @@ struct Run: ParsableCommand {
             DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: screen)
         }
         if !frames.drivesProperty {
-            printWarning("\(animation ?? "the default animation"): no 2D position at \(keypath); the download will not move anything")
+            printWarning("\(shown.name): no 2D position at \(keypath); the download will not move anything")
         }
         let input = try openInput()
         let runtime: KioskRuntime
         let outcome: KioskOutcome
         do {
             runtime = try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker,
-                                       stop: stop, presenter: presenter, control: control, input: input, fifo: fifo,
-                                       animationRefresh: animationRefresh, touchPrompt: touch == "prompt")
+                                       stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, input: input,
+                                       fifo: fifo, animationRefresh: shown.refresh, touchPrompt: touch == "prompt")
             outcome = try runtime.run()
         } catch let error as DisplayError {
             throw CommandFailure.display("\(error)")
@@ -164,24 +169,16 @@ struct Run: ParsableCommand {
         try complete(outcome, presenter: presenter, received: runtime.session?.status.received)
     }
 
-    /// The animation: a file, a URL's cached copy (refreshed while the screen runs) or the default.
-    func openAnimation() throws -> (AnimationRenderer, AnimationCache.Refresh?) {
-        if let animation, animation.contains("://") {
-            let cached = try AnimationCache.open(animation)
-            return (try loadRenderer(path: cached.path), cached.refresh)
-        } else if let animation {
-            return (try loadRenderer(path: animation), nil)
-        }
-        return (AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil)), nil)
-    }
-
-    func openControlServer() throws -> ControlServer? {
+    /// The control socket and the directory its clients' fetches are confined to.
+    func openControlServer() throws -> (ControlServer, DownloadDirectory)? {
+        guard let socket else { return nil }
         var group: gid_t?
         if let socketGroup {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
-        do { return try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
+        let downloads = try ControlSetup.downloadDirectory(downloadDirectory)
+        do { return (try ControlServer(path: socket, group: group), downloads) } catch { throw CommandFailure.badArguments("\(error)") }
     }
 
     func openInput() throws -> InputWatcher? {
@@ -203,10 +200,11 @@ struct Run: ParsableCommand {
         c.job = urls.indices.map { i -> DownloadRequest in
             let given = i < checksums.count ? checksums[i] : nil
             let sum = given == "none" ? nil : given
+            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
             if let sum, sum.hasPrefix("url:") {
-                return DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum.dropFirst(4)))
+                return DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum.dropFirst(4)), allowsFileScheme: true)
             }
-            return DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+            return DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
         c.trigger = trigger == "input" ? .input : .auto
         c.daemon = socket != nil
