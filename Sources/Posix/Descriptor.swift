@@ -99,9 +99,19 @@ public final class Descriptor {
 
     /// Waits until the descriptor is ready for `events` (POLLIN, POLLOUT); false on timeout.
     public func wait(for events: Int16, timeout: Double) throws -> Bool {
+        try Self.wait(rawValue, for: events, timeout: timeout, name: name)
+    }
+
+    /// Waits until `fd` (owned elsewhere, e.g. by libdrm's user) is readable; false on timeout.
+    public static func waitReadable(_ fd: Int32, timeout: Double, name: String = "descriptor") throws -> Bool {
+        try wait(fd, for: Int16(POLLIN), timeout: timeout, name: name)
+    }
+
+    /// poll(2) on one descriptor, a signal not cutting the wait short.
+    static func wait(_ fd: Int32, for events: Int16, timeout: Double, name: String) throws -> Bool {
         let deadline = Monotonic.now() + timeout
         while true {
-            var pfd = pollfd(fd: rawValue, events: events, revents: 0)
+            var pfd = pollfd(fd: fd, events: events, revents: 0)
             let left = max(0, deadline - Monotonic.now())
             let r = Glibc.poll(&pfd, 1, Int32(min(left * 1000, 86_400_000).rounded(.up)))
             if r > 0 { return true }

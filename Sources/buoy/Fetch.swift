@@ -100,7 +100,10 @@ struct Fetch: ParsableCommand {
         // lie inside it), so it is sent as typed.
         var request: [String: Any] = ["cmd": "fetch", "url": url, "output": output]
         if let sha256 { request["sha256"] = sha256 }
-        try client.send(request)
+        // A daemon that refuses this client (its credentials) answers with an error line and
+        // closes at once, maybe before the request is written: the send then fails, and the
+        // refusal is read below like any other answer.
+        do { try client.send(request) } catch {}
         let tty = isatty(STDERR_FILENO) != 0
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""

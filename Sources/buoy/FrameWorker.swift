@@ -54,6 +54,10 @@ final class FrameWorker: @unchecked Sendable {
         /// The time the frame was rendered for (the presenter's clock).
         var time: Double
         var error: Error?
+        /// The frame's page flip is queued: the loop waits for its event on the presenter's
+        /// `flipDescriptor`, then calls `flipCompleted`. Its trace line waits with it.
+        var flipPending = false
+        var trace: FrameTrace.Entry?
     }
 
     private let presenter: Presenter
@@ -194,17 +198,40 @@ final class FrameWorker: @unchecked Sendable {
         }
         var result = Result(state: screen.state, animating: screen.isAnimating, presented: false, time: clock.now)
         guard drew || presenter.writesFiles else { return result }
+        result.trace = FrameTrace.Entry(sequence: sequence, time: 0, frame: frame, progress: screen.player.progress(forFrame: frame),
+                                        download: screen.downloadFraction, state: screen.state.rawValue, speed: screen.player.speed,
+                                        missed: 0, level: screen.drivesProperty ? screen.level : nil)
+        sequence += 1
         do {
-            let shown = try presenter.present(surface, version: version)
-            result.presented = true
-            trace?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
-                                           progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
-                                           state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed,
-                                           level: screen.drivesProperty ? screen.level : nil))
-            sequence += 1
+            if let shown = try presenter.queue(surface, version: version) {
+                record(shown, &result)
+            } else {
+                result.flipPending = true
+            }
         } catch {
             result.error = error
         }
+        return result
+    }
+
+    /// The frame is on screen: its trace line, with the time it showed.
+    private func record(_ shown: Presentation, _ result: inout Result) {
+        result.presented = true
+        result.flipPending = false
+        if var entry = result.trace {
+            entry.time = shown.time - start
+            entry.missed = shown.missed
+            trace?.record(entry)
+        }
+    }
+
+    /// On the loop's thread, when the presenter's `flipDescriptor` is readable and the frame
+    /// `pending` waits for its flip (the frame thread is idle meanwhile): the finished frame,
+    /// or nil while the flip has not come.
+    func flipCompleted(_ pending: Result) throws -> Result? {
+        guard let presentation = try presenter.flipCompleted() else { return nil }
+        var result = pending
+        record(presentation, &result)
         return result
     }
 }

@@ -101,8 +101,34 @@ extension KioskRuntime {
         return promptLine.contains(x: x, y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
     }
 
+    /// The frame thread finished a frame: done, or waiting for its page flip.
     func frameFinished(at now: Double) {
         guard let result = frames.takeResult() else { return }
+        if result.flipPending && result.error == nil {
+            pendingFlip = result
+            timers.set(.flipTimeout, at: now + 1)
+            return
+        }
+        frameDone(result, at: now)
+    }
+
+    /// The presenter's descriptor is readable: the queued flip may have come.
+    func flipEvent(at now: Double) {
+        guard let pending = pendingFlip else {
+            _ = try? presenter.flipCompleted()  // nothing of ours pending: read and drop
+            return
+        }
+        do {
+            guard let result = try frames.flipCompleted(pending) else { return }
+            pendingFlip = nil
+            timers.cancel(.flipTimeout)
+            frameDone(result, at: now)
+        } catch {
+            frameError = error
+        }
+    }
+
+    func frameDone(_ result: FrameWorker.Result, at now: Double) {
         frameInFlight = false
         if let error = result.error { frameError = error; return }
         animating = result.animating
@@ -135,11 +161,15 @@ extension KioskRuntime {
     /// Waits for the frame being made, so the last state (failed, done) is on screen and in
     /// the trace before the display is given back.
     func finishLastFrame() {
+        if pendingFlip != nil {
+            // The presenter waits for a queued flip itself when it is closed.
+            pendingFlip = nil
+            frameInFlight = false
+        }
         while frameInFlight {
             frameWaker.drain()
-            if let result = frames.takeResult() {
+            if frames.takeResult() != nil {
                 frameInFlight = false
-                if let error = result.error, frameError == nil { frameError = error }
             } else {
                 usleep(1000)
             }

@@ -21,6 +21,8 @@ final class KioskRuntime {
         case animationRefresh
         /// The next frame, when the last one showed nothing new and the animation runs.
         case frame
+        /// A queued page flip that never came.
+        case flipTimeout
     }
 
     var controller: KioskController
@@ -52,6 +54,8 @@ final class KioskRuntime {
     /// The last frame asked for more (the animation runs).
     var animating = true
     var frameError: Error?
+    /// A frame whose page flip is queued (DRM), waiting for its event.
+    var pendingFlip: FrameWorker.Result?
     var watchedSources: [Int32: Bool] = [:]
     var controlDescriptors: Set<Int32> = []
     /// curl's sockets and what it wants them watched for.
@@ -80,6 +84,7 @@ final class KioskRuntime {
         try loop.watch(frameWaker.fd, name: "frame thread")
         if stop.wakeDescriptor >= 0 { try loop.watch(stop.wakeDescriptor, name: "signals") }
         if let fifo { try loop.watch(fifo.fd, name: fifo.path) }
+        if let flips = presenter.flipDescriptor { try loop.watch(flips, name: presenter.description) }
         try syncWatches()
         if animationRefresh != nil { timers.set(.animationRefresh, at: 0) }
         frames.startThread()
@@ -125,6 +130,8 @@ final class KioskRuntime {
             if curlSockets[r.fd] != nil, let session {
                 session.socketAction(fd: r.fd, readable: r.readable || r.hangup, writable: r.writable)
                 transferAdvanced(at: now)
+            } else if r.fd == presenter.flipDescriptor {
+                flipEvent(at: now)
             } else if r.fd == frameWaker.fd {
                 frameWaker.drain()
                 frameFinished(at: now)
@@ -151,6 +158,8 @@ final class KioskRuntime {
             case .download: stepDownload(at: now)
             case .animationRefresh: stepAnimationRefresh(at: now)
             case .frame: jobDirty = true
+            case .flipTimeout:
+                if pendingFlip != nil { frameError = DisplayError(device: presenter.description, reason: "no page-flip event within 1 s") }
             }
         }
     }
