@@ -97,23 +97,12 @@ struct Play: ParsableCommand {
         var surface = Surface(width: presenter.width, height: presenter.height)
         let start = clock.now
         var sequence = 0
-        let wallStart = Monotonic.now()
         printStatus("playing on \(presenter.description)")
         var version: UInt64 = 0
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
-        var missedTotal = 0
-        var firstShown: (time: Double, cpu: Double)?
-        // After the loop, however it ends: what pacing and the CPU did after the first frame
-        // (startup, parsing and the modeset are left out of the per-frame cost).
-        defer {
-            if let firstShown, sequence > 1, !presenter.writesFiles {
-                let frames = sequence - 1
-                let seconds = Monotonic.now() - firstShown.time
-                printStatus(String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
-                                   frames, seconds, Double(frames) / max(seconds, 1e-9), missedTotal,
-                                   (ProcessClock.cpuSeconds() - firstShown.cpu) * 1000 / Double(frames)))
-            }
-        }
+        var figures = PlaybackFigures()
+        // After the loop, however it ends.
+        defer { if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) } }
         while !stop.requested {
             // Render each frame for the instant it will be seen: the first refresh after
             // rendering can finish. A slow frame thus skips ahead; the animation never slows.
@@ -136,14 +125,7 @@ struct Play: ParsableCommand {
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
                                                progress: player.progress(forFrame: frame), download: nil,
                                                state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
-            missedTotal += shown.missed
-            if sequence == 0 {
-                let now = Monotonic.now()
-                let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
-                printStatus("first frame on screen " + sinceStart
-                            + String(format: "%.1f ms after opening the display, on ", (now - wallStart) * 1000) + presenter.description)
-                firstShown = (shown.time, ProcessClock.cpuSeconds())
-            }
+            figures.shown(shown, on: presenter)
             sequence += 1
             if finished && !player.isPlaying { break }
             if let duration, clock.now - start >= duration { break }
@@ -152,6 +134,33 @@ struct Play: ParsableCommand {
             presenter.close()
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
+    }
+}
+
+/// What `buoy play` reports: when the first frame reached the screen, and what pacing and the
+/// CPU did after it (startup, parsing and the modeset are left out of the per-frame cost).
+struct PlaybackFigures {
+    let opened = Monotonic.now()
+    var frames = 0
+    var missed = 0
+    var first: (time: Double, cpu: Double)?
+
+    mutating func shown(_ shown: Presentation, on presenter: Presenter) {
+        frames += 1
+        missed += shown.missed
+        guard first == nil else { return }
+        let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
+        printStatus("first frame on screen " + sinceStart
+                    + String(format: "%.1f ms after opening the display, on ", (Monotonic.now() - opened) * 1000) + presenter.description)
+        first = (shown.time, ProcessClock.cpuSeconds())
+    }
+
+    func summary(writesFiles: Bool) -> String? {
+        guard let first, frames > 1, !writesFiles else { return nil }
+        let after = frames - 1
+        let seconds = Monotonic.now() - first.time
+        return String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
+                      after, seconds, Double(after) / max(seconds, 1e-9), missed, (ProcessClock.cpuSeconds() - first.cpu) * 1000 / Double(after))
     }
 }
 
