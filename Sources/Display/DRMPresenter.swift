@@ -89,7 +89,7 @@ public final class DRMPresenter: Presenter {
         refreshInterval = Self.refreshInterval(of: mode)
         description = "drm:\(path) \(panelWidth)x\(panelHeight)@\(Int((1 / refreshInterval).rounded()))"
         savedCrtc = drmModeGetCrtc(fd, crtc)
-        if allowAtomic && ProcessInfo.processInfo.environment["BUOY_DRM_LEGACY"] == nil {
+        if allowAtomic {
             atomic = AtomicModeset(fd: fd, connector: connector, crtc: crtc)
         }
         console = ConsoleMode.enterGraphics()
