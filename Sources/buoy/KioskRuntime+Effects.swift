@@ -132,8 +132,8 @@ extension KioskRuntime {
         frameInFlight = false
         if let error = result.error { frameError = error; return }
         animating = result.animating
-        // A frame made before newer commands shows an older state: its report would be stale.
-        if !jobDirty { perform(controller.handle(.screen(result.state), at: now)) }
+        // A frame made before a newer change of state shows an older one: its report would be stale.
+        if !job.commands.contains(where: \.changesState) { perform(controller.handle(.screen(result.state), at: now)) }
         guard animating, !jobDirty else { return }
         if result.presented || presenter.writesFiles {
             jobDirty = true  // the presenter paced it: the next one follows at once
