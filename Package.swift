@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
-        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [

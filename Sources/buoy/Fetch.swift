@@ -174,7 +174,7 @@ enum ProgressReport {
     static func printJSON(_ event: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         print(String(decoding: data, as: UTF8.self))
-        fflush(stdout)
+        fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
     }
 
     /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08` (the state after it when
