@@ -116,7 +116,8 @@ final class KioskRuntime {
         var wanted: [Int32: Bool] = [:]
         for p in control?.pollDescriptors ?? [] { wanted[p.fd] = p.events & Int16(POLLOUT) != 0 }
         for fd in input?.descriptors ?? [] { wanted[fd] = false }
-        for fd in watchedSources.keys where wanted[fd] == nil { loop.unwatch(fd) }
+        // A number closed here and reused by curl in the meantime is curl's now: left watched.
+        for fd in watchedSources.keys where wanted[fd] == nil && curlSockets[fd] == nil { loop.unwatch(fd) }
         for (fd, writable) in wanted { try loop.watch(fd, readable: true, writable: writable, name: "control socket or input device") }
         controlDescriptors = Set((control?.pollDescriptors ?? []).map(\.fd))
         watchedSources = wanted
