@@ -5,11 +5,13 @@ ifconfig lo 127.0.0.1 up
 buoy serve --port 8080 --bytes 2400000 --rate 400000 > /tmp/serve.txt &
 for i in $(seq 1 100); do [ -s /tmp/serve.txt ] && break; sleep 0.1; done
 sum=$(sed -n 's/.*sha256=//p' /tmp/serve.txt)
-buoy run --socket /tmp/buoy.sock --display drm --on-complete hold --trace /tmp/daemon.jsonl &
+# Socket clients' fetches land in the daemon's download directory.
+mkdir -p /tmp/downloads
+buoy run --socket /tmp/buoy.sock --download-dir /tmp/downloads --display drm --on-complete hold --trace /tmp/daemon.jsonl &
 daemon=$!
 for i in $(seq 1 600); do [ -S /tmp/buoy.sock ] && [ -s /tmp/daemon.jsonl ] && break; sleep 0.1; done
 echo "BOARD: daemon ready"
-buoy fetch http://127.0.0.1:8080/payload.bin -o /tmp/payload.bin --sha256 "$sum" --socket /tmp/buoy.sock --json > /tmp/fetch.jsonl &
+buoy fetch http://127.0.0.1:8080/payload.bin -o payload.bin --sha256 "$sum" --socket /tmp/buoy.sock --json > /tmp/fetch.jsonl &
 fetch=$!
 sleep 1
 echo "BOARD: status $(buoy status --socket /tmp/buoy.sock)"

@@ -104,9 +104,13 @@ extension KioskRuntime {
     /// The frame thread finished a frame: done, or waiting for its page flip.
     func frameFinished(at now: Double) {
         guard let result = frames.takeResult() else { return }
-        if result.flipPending && result.error == nil {
+        if result.flipPending && result.error == nil, let flips = presenter.flipDescriptor {
+            // The display's descriptor is watched only while a flip of ours is queued and the
+            // frame thread is idle: the presenter is then the loop's alone (epoll reports an
+            // event that came before this at once).
             pendingFlip = result
             timers.set(.flipTimeout, at: now + 1)
+            do { try loop.watch(flips, name: presenter.description) } catch { frameError = error }
             return
         }
         frameDone(result, at: now)
@@ -114,14 +118,12 @@ extension KioskRuntime {
 
     /// The presenter's descriptor is readable: the queued flip may have come.
     func flipEvent(at now: Double) {
-        guard let pending = pendingFlip else {
-            _ = try? presenter.flipCompleted()  // nothing of ours pending: read and drop
-            return
-        }
+        guard let pending = pendingFlip else { return }
         do {
             guard let result = try frames.flipCompleted(pending) else { return }
             pendingFlip = nil
             timers.cancel(.flipTimeout)
+            if let flips = presenter.flipDescriptor { loop.unwatch(flips) }
             frameDone(result, at: now)
         } catch {
             frameError = error

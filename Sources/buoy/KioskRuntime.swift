@@ -84,7 +84,6 @@ final class KioskRuntime {
         try loop.watch(frameWaker.fd, name: "frame thread")
         if stop.wakeDescriptor >= 0 { try loop.watch(stop.wakeDescriptor, name: "signals") }
         if let fifo { try loop.watch(fifo.fd, name: fifo.path) }
-        if let flips = presenter.flipDescriptor { try loop.watch(flips, name: presenter.description) }
         try syncWatches()
         if animationRefresh != nil { timers.set(.animationRefresh, at: 0) }
         frames.startThread()
@@ -195,7 +194,9 @@ final class KioskRuntime {
         session = next
         lastFraction = nil
         meter.reset()
-        next.useEventLoop(onSocket: { [unowned self] fd, interest in
+        // Weak: a session still running when the loop ends lets go of its sockets after it.
+        next.useEventLoop(onSocket: { [weak self] fd, interest in
+            guard let self else { return }
             if interest == .remove {
                 curlSockets[fd] = nil
                 loop.unwatch(fd)
@@ -203,7 +204,8 @@ final class KioskRuntime {
                 curlSockets[fd] = interest
                 try? loop.watch(fd, readable: interest != .write, writable: interest != .read, name: "download socket")
             }
-        }, onTimer: { [unowned self] milliseconds in
+        }, onTimer: { [weak self] milliseconds in
+            guard let self else { return }
             if let milliseconds {
                 timers.set(.download, at: Monotonic.now() + Double(milliseconds) / 1000)
             } else {
