@@ -26,7 +26,7 @@ debian_root() {
         . "$(dirname "${BASH_SOURCE[0]}")/../deploy/apt-missing.sh"
         install_missing debian-root debootstrap >&2
     }
-    local debs="$HOME/.cache/buoy/debs/$suite-$arch" tmp="$root.tmp.$$" foreign=()
+    local debs="$HOME/.cache/buoy/debs/$suite-$arch" tmp="$root.tmp.$BASHPID" foreign=()
     [ "$mode" = unpacked ] && foreign=(--foreign)
     mkdir -p "$debs" "$buoy_roots"
     rm -rf "$tmp"
@@ -80,3 +80,9 @@ in_root() {
 # binutils for the cross build, dpkg-dev for the package's dependencies).
 buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config libpng-dev libfreetype-dev libdrm-dev
     libcurl4-openssl-dev libevdev-dev lld dpkg-dev binutils-aarch64-linux-gnu)
+
+# The arm64 trixie sysroot the cross build compiles and links against (unpacked only): the C
+# libraries' headers, libc and libstdc++ (the static Swift runtime needs it), and Debian's arm64
+# Swift for its runtime, Foundation modules and swift_static.
+buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
+    libdrm-dev libcurl4-openssl-dev libevdev-dev zlib1g-dev)

@@ -111,7 +111,8 @@ public final class ControlServer {
     /// Queues one JSON line and writes as much as the socket takes; a client that lets more
     /// than `maxPendingOutput` pile up, or went away, is dropped.
     public func send(_ event: [String: Any], to fd: Int32) {
-        guard clients[fd] != nil,
+        // isValidJSONObject first: serializing a NaN or a non-JSON value must not trap.
+        guard clients[fd] != nil, JSONSerialization.isValidJSONObject(event),
               let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         clients[fd]!.output += data
         clients[fd]!.output.append(0x0A)
@@ -121,6 +122,14 @@ public final class ControlServer {
             return
         }
         flush(fd)
+    }
+
+    /// Answers `request` with an error event and notes the refusal, with the asker's uid,
+    /// for the daemon's log (escaped: the reason may quote what the client sent).
+    public func refuse(_ request: Request, _ reason: String) {
+        let uid = clients[request.client].map { "\($0.uid)" } ?? "?"
+        note("refused \(LogText.escaped(request.command)) from uid \(uid): \(LogText.escaped(reason))")
+        send(["event": "error", "message": reason], to: request.client)
     }
 
     public func disconnect(_ fd: Int32) {

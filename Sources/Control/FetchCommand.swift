@@ -29,8 +29,9 @@ public enum FetchCommand {
         if let sha256, sha256.utf8.count != 64 || !sha256.utf8.allSatisfy(isHexDigit) {
             throw Refusal(field: "sha256", reason: "expected 64 hex digits")
         }
-        // PRE-MERGE: until h/download's DownloadRequest.directory lands
-        return DownloadRequest(url: url, destination: downloadDirectory.path + "/" + name, sha256: sha256)
+        // Resolved beneath the directory by the download itself (no symlink on the way), and
+        // never file://, not even through a redirect.
+        return DownloadRequest(url: url, destination: name, sha256: sha256, directory: downloadDirectory.path, allowsFileScheme: false)
     }
 
     /// http:// or https:// (any case), no control characters or spaces, at most 8 KiB.

@@ -31,7 +31,8 @@ extension DownloadSession {
             var due = [curlDeadline, session.nextRetry].compactMap { $0 }
             if session.hasWorkOnDisk { due.append(now) }
             guard let first = due.min() else { return onTimer(nil) }
-            onTimer(max(0, Int(((first - now) * 1000).rounded(.up))))
+            // Clamped: a policy may allow waits longer than a timer's range.
+            onTimer(Int(min(Double(Int32.max), max(0, ((first - now) * 1000).rounded(.up)))))
         }
     }
 

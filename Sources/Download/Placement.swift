@@ -149,6 +149,8 @@ final class Placement {
         // The holder may rename or unlink the `.part` while we wait for nothing: the entry is
         // checked to still be the locked file, and opened again when it is not.
         for _ in 0..<8 {
+            // O_NONBLOCK: a FIFO or device planted there must not hold the open up before it
+            // is refused (it does nothing to a regular file).
             let fd = Glibc.openat(directoryFD, partName, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
             guard fd >= 0 else {
                 let error = errno

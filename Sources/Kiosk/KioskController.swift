@@ -72,6 +72,8 @@ public struct KioskController {
     /// The screen starts downloading and, when there are files, the transfer with it.
     private mutating func beginJob(fresh: Bool, at now: Double) -> [KioskEffect] {
         state = .downloading
+        // A new job: its end is published even when it ends in the state the last one did.
+        publishedState = nil
         reported = false
         failure = nil
         failedAt = nil

@@ -21,19 +21,37 @@ enum FuzzTarget {
     }
 }
 
-#if BUOY_FUZZING
-// Built by tools/fuzz with -sanitize=fuzzer: libFuzzer's own main calls this for each input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+/// The fuzzer's callback: one input through the target.
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     FuzzTarget.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
 }
-#else
-/// Built by a plain `swift build`: replays the files named on the command line through the
-/// same target (a crash found by the fuzzer reproduces without libFuzzer).
+
+#if BUOY_FUZZING
+/// libFuzzer's driver (linked by -sanitize=fuzzer): it parses its own options and calls the
+/// callback for each input it makes.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+#endif
+
+/// Built by tools/fuzz (BUOY_FUZZING, -sanitize=fuzzer): runs libFuzzer. Built by a plain
+/// `swift build`: replays the files named on the command line through the same target, so a
+/// crash the fuzzer found reproduces without libFuzzer.
 @main
-struct FuzzReplay {
+struct FuzzMain {
     static func main() {
+        #if BUOY_FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzOneInput($0, $1) })
+        #else
+        if CommandLine.arguments.dropFirst().first == "--count-refusals" {
+            countRefusals(Array(CommandLine.arguments.dropFirst(2)))
+            return
+        }
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else {
                 FileHandle.standardError.write(Data("lottie-fuzz: cannot read \(path)\n".utf8))
@@ -43,6 +61,19 @@ struct FuzzReplay {
             data.withUnsafeBytes { FuzzTarget.run($0) }
             print("\(path): \(String(format: "%.3f", Date().timeIntervalSince(start))) s")
         }
+        #endif
     }
 }
-#endif
+
+/// Parses each file and prints how many the parser refused (for the mutation figures in the README).
+func countRefusals(_ paths: [String]) {
+    var refused = 0
+    for path in paths {
+        guard let data = FileManager.default.contents(atPath: path) else { continue }
+        do { _ = try Animation.parse([UInt8](data), name: path, baseDirectory: nil) } catch {
+            refused += 1
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+        }
+    }
+    print("refused \(refused) of \(paths.count) (\(String(format: "%.1f", 100 * Double(refused) / Double(max(1, paths.count))))%)")
+}

@@ -42,7 +42,7 @@ public struct AnimationRenderer {
         original = animation
         (root, precomps) = Self.compositions(of: animation)
         images = ImageStore(animation: animation, byteBudget: budget.maxImageBytes)
-        text = TextRenderer(animation: animation)
+        text = TextRenderer(animation: animation, budget: budget)
         prepared = text.warnings
     }
 

@@ -20,8 +20,17 @@ public struct RenderBudget: Sendable, Equatable {
     public var maxGlyphs = 20_000
     /// Bytes of decoded image pixels kept for the animation's image assets.
     public var maxImageBytes = 512 * 1024 * 1024
-    /// The largest output, in pixels a side; larger sizes are refused by the commands.
-    public static let maxOutputSide = 8192
+    /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the
+    /// commands, and an animation drawn at its own size is scaled down to fit.
+    public static let maxOutputSide = 4096
+
+    /// `width` x `height` (an animation's own size) scaled down, keeping its shape, to fit
+    /// `maxOutputSide`; at least 1x1.
+    public static func fittedOutputSize(width: Double, height: Double) -> (width: Int, height: Int) {
+        let w = width.isFinite ? max(1, width) : 1, h = height.isFinite ? max(1, height) : 1
+        let scale = min(1, Double(maxOutputSide) / max(w, h))
+        return (max(1, min(maxOutputSide, Int((w * scale).rounded()))), max(1, min(maxOutputSide, Int((h * scale).rounded()))))
+    }
 
     public init() {}
 }

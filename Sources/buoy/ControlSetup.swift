@@ -3,9 +3,9 @@ import Foundation
 
 /// What `buoy run --socket` prepares before serving the socket.
 enum ControlSetup {
-    /// The checked, existing download directory; also raises the open-file limit, since a
-    /// daemon is about to serve clients.
-    static func downloadDirectory(_ path: String) throws -> DownloadDirectory {
+    /// Raises the open-file limit (a daemon is about to serve clients) and returns the
+    /// checked download directory, created when missing.
+    static func prepareDaemon(downloadDirectory path: String) throws -> DownloadDirectory {
         DescriptorLimit.raiseSoftLimit()
         do {
             let directory = try DownloadDirectory(path)

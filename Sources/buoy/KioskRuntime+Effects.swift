@@ -60,20 +60,34 @@ extension KioskRuntime {
 
     func handleControl(at now: Double) {
         guard let control else { return }
-        for request in control.poll() {
-            perform(controller.handle(.request(client: request.client, kioskRequest(request)), at: now))
+        let requests = control.poll()
+        for request in requests {
+            guard let parsed = kioskRequest(request) else { continue }
+            perform(controller.handle(.request(client: request.client, parsed), at: now))
         }
         for m in control.takeMessages() { printStatus(m) }
+        // A poll takes a bounded share of each client's lines: the rest (already read from the
+        // socket, so epoll will not tell) at once; with clients connected, a look each second
+        // for the ones being let go.
+        if !requests.isEmpty {
+            timers.set(.controlPoll, at: now)
+        } else if !control.connectedClients.isEmpty {
+            timers.set(.controlPoll, at: now + 1)
+        } else {
+            timers.cancel(.controlPoll)
+        }
     }
 
     /// A request line as the controller's value; a fetch is checked here (its URL, and its
-    /// output confined to the download directory).
-    func kioskRequest(_ request: ControlServer.Request) -> KioskRequest {
+    /// output confined to the download directory) and a refused one answered and logged with
+    /// the asker's uid (nil: nothing more to do).
+    func kioskRequest(_ request: ControlServer.Request) -> KioskRequest? {
         switch request.command {
         case "fetch":
             guard let downloads else { return .invalid("refused: no download directory") }
             do { return .fetch(try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads)) } catch {
-                return .invalid("refused: \(error)")
+                control?.refuse(request, "refused: \(error)")
+                return nil
             }
         case "status": return .status
         case "watch": return .watch

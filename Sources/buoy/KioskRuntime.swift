@@ -23,6 +23,9 @@ final class KioskRuntime {
         case frame
         /// A queued page flip that never came.
         case flipTimeout
+        /// The control server again: requests it holds beyond one poll's share, and clients
+        /// being let go whose grace ran out.
+        case controlPoll
     }
 
     var controller: KioskController
@@ -33,6 +36,8 @@ final class KioskRuntime {
     let control: ControlServer?
     /// Where socket clients' fetches are confined.
     let downloads: DownloadDirectory?
+    /// Retries, timeouts and trusted authorities of every transfer.
+    let policy: DownloadPolicy
     let input: InputWatcher?
     let fifo: PsplashFIFO?
     var animationRefresh: AnimationCache.Refresh?
@@ -62,7 +67,7 @@ final class KioskRuntime {
     var curlSockets: [Int32: SocketInterest] = [:]
 
     init(controller: KioskController, frames: FrameWorker, frameWaker: Waker, stop: StopRequest, presenter: Presenter,
-         control: ControlServer?, downloads: DownloadDirectory?, input: InputWatcher?, fifo: PsplashFIFO?,
+         control: ControlServer?, downloads: DownloadDirectory?, policy: DownloadPolicy, input: InputWatcher?, fifo: PsplashFIFO?,
          animationRefresh: AnimationCache.Refresh?, touchPrompt: Bool) throws {
         self.controller = controller
         self.frames = frames
@@ -71,6 +76,7 @@ final class KioskRuntime {
         self.presenter = presenter
         self.control = control
         self.downloads = downloads
+        self.policy = policy
         self.input = input
         self.fifo = fifo
         self.animationRefresh = animationRefresh
@@ -158,6 +164,7 @@ final class KioskRuntime {
             case .download: stepDownload(at: now)
             case .animationRefresh: stepAnimationRefresh(at: now)
             case .frame: jobDirty = true
+            case .controlPoll: handleControl(at: now)
             case .flipTimeout:
                 if pendingFlip != nil { frameError = DisplayError(device: presenter.description, reason: "no page-flip event within 1 s") }
             }
@@ -190,7 +197,7 @@ final class KioskRuntime {
         for fd in curlSockets.keys { loop.unwatch(fd) }
         curlSockets = [:]
         session = nil  // the previous one lets go of its sockets first
-        let next = DownloadSession(requests: files)
+        let next = DownloadSession(requests: files, policy: policy)
         session = next
         lastFraction = nil
         meter.reset()

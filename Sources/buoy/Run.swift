@@ -99,6 +99,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificate authorities trusted for https (default: $SSL_CERT_FILE, then $CURL_CA_BUNDLE, then the system's).", valueName: "file"))
+    var caFile: String?
+
     func validate() throws {
         guard !urls.isEmpty || psplashFIFO != nil || socket != nil else {
             throw ValidationError("give at least one --url with its --output, --socket or --psplash-fifo")
@@ -108,6 +111,7 @@ struct Run: ParsableCommand {
         for c in checksums where c != "none" && !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
+        try checkCAFile(caFile)
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
         if let maxRetries {
             guard maxRetries >= 0 else { throw ValidationError("--max-retries must be 0 or more") }
@@ -129,7 +133,7 @@ struct Run: ParsableCommand {
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
-        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        let presenter = try output.openPresenter(animationSize: RenderBudget.fittedOutputSize(width: anim.width, height: anim.height))
         defer { presenter.close() }
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
@@ -158,7 +162,7 @@ struct Run: ParsableCommand {
         let outcome: KioskOutcome
         do {
             runtime = try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker,
-                                       stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, input: input,
+                                       stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, policy: downloadPolicy(caFile: caFile), input: input,
                                        fifo: fifo, animationRefresh: shown.refresh, touchPrompt: touch == "prompt")
             outcome = try runtime.run()
         } catch let error as DisplayError {
@@ -177,7 +181,7 @@ struct Run: ParsableCommand {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
-        let downloads = try ControlSetup.downloadDirectory(downloadDirectory)
+        let downloads = try ControlSetup.prepareDaemon(downloadDirectory: downloadDirectory)
         do { return (try ControlServer(path: socket, group: group), downloads) } catch { throw CommandFailure.badArguments("\(error)") }
     }
 

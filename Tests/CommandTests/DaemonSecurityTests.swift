@@ -66,6 +66,29 @@ final class DaemonSecurityTests: CommandTestCase {
                 (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 
+    /// One request line sent to the socket as `user` (Debian's python3, not the code under
+    /// test); returns the reply line.
+    func askAs(_ user: String, _ request: [String: Any]) throws -> String {
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(10)
+            s.connect(sys.argv[1])
+            s.sendall(sys.argv[2].encode() + b"\\n")
+            print(s.makefile().readline(), end="")
+            """
+        let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--init-groups", "--", "/usr/bin/python3", "-c", script, socket, line]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     /// The root daemon, as the old unit ran it: socket group, download directory; `limit`
     /// starts it under a lower open-file limit (prlimit) to show the cap, not the limit, protects.
     func startDaemon(fileLimit: Int? = nil) throws -> Process {
@@ -106,7 +129,6 @@ final class DaemonSecurityTests: CommandTestCase {
             ("../../../../../../etc/x", ["\(base)/file/100", "-o", "../../../../../../etc/x"]),
             ("an absolute path through ..", ["\(base)/file/100", "-o", downloads + "/../../../etc/x"]),
             ("a checksum test of /etc/shadow", ["\(base)/file/100", "-o", "/etc/shadow", "--sha256", sum]),
-            ("file:///etc/shadow", ["file:///etc/shadow", "-o", "shadow"]),
             ("ftp://", ["ftp://127.0.0.1:\(port)/x", "-o", "ftp"]),
         ]
         for (what, arguments) in attempts {
@@ -114,15 +136,51 @@ final class DaemonSecurityTests: CommandTestCase {
             XCTAssertEqual(status, 5, "\(what): \(out) \(err)")
             XCTAssertTrue(out.contains("refused"), "\(what): \(out) \(err)")
         }
-        for path in ["/etc/buoy-pwned", "/etc/x", dir + "/etc/x", downloads + "/shadow", downloads + "/ftp"] {
+        // `buoy fetch file://…` copies as the user itself and never asks the daemon, so the
+        // request goes to the socket directly, as a hostile client would send it.
+        for url in ["file:///etc/shadow", "FILE:///etc/shadow", "file://localhost/etc/shadow"] {
+            let reply = try askAs(Self.member, ["cmd": "fetch", "url": url, "output": "shadow"])
+            XCTAssertTrue(reply.contains("\"error\"") && reply.contains("only http:\\/\\/ and https:\\/\\/"), "\(url): \(reply)")
+        }
+        for path in ["/etc/buoy-pwned", "/etc/x", dir + "/etc/x", downloads + "/shadow", downloads + "/shadow.part", downloads + "/ftp"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(path) was created")
         }
         XCTAssertTrue(requests().isEmpty, "a refused fetch reached the server: \(requests())")
+        // Each refusal is in the daemon's log with the asker's uid.
+        let uid = getpwnam(Self.member)!.pointee.pw_uid
+        XCTAssertTrue(waitUntil(2) { self.errors(of: "daemon").contains("control: refused fetch from uid \(uid): refused: output: /etc/buoy-pwned") },
+                      errors(of: "daemon"))
 
         // The same member may fetch into the download directory, and the daemon is still up.
         let (status, out, err) = try runAs(Self.member, ["fetch", "\(base)/file/3000", "-o", "ok.bin", "--json", "--socket", socket])
         XCTAssertEqual(status, 0, out + err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: downloads + "/ok.bin")).count, 3000)
+        XCTAssertTrue(daemon.isRunning)
+    }
+
+    /// Symlinks planted in the download directory (by anyone who could) lead nowhere: not to a
+    /// directory outside it, and not to a root-only file whose content a checksum would test.
+    func testSymlinksInTheDownloadDirectoryAreNotFollowed() throws {
+        let daemon = try startDaemon()
+        defer { stop(daemon) }
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let secret = dir + "/secret"
+        try "s3cret\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(secret, 0o600), 0)
+        XCTAssertEqual(symlink(outside, downloads + "/out"), 0)
+        XCTAssertEqual(symlink(secret, downloads + "/leak"), 0)
+
+        let (status, out, err) = try runAs(Self.member, ["fetch", "\(base)/file/100", "-o", "out/pwned", "--json", "--socket", socket])
+        XCTAssertEqual(status, 5, out + err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outside + "/pwned"))
+
+        let (guessed, guessOut, guessErr) = try runAs(Self.member, ["fetch", "\(base)/file/100", "-o", "leak", "--sha256", try sha256(of: secret),
+                                                                   "--json", "--socket", socket])
+        XCTAssertNotEqual(guessed, 0, "a checksum of a root-only file was confirmed through a symlink: \(guessOut)")
+        XCTAssertFalse(guessOut.contains("\"cached\""), guessOut + guessErr)
+        XCTAssertEqual(try String(contentsOfFile: secret, encoding: .utf8), "s3cret\n")
+        XCTAssertTrue(guessOut.contains("symbolic link"), guessOut)
         XCTAssertTrue(daemon.isRunning)
     }
 
@@ -140,7 +198,8 @@ final class DaemonSecurityTests: CommandTestCase {
         XCTAssertEqual(status, 5, out + err)
         XCTAssertTrue((out + err).contains("permission denied"), out + err)
         let (statusCode, statusOut, statusErr) = try runAs(Self.outsider, ["status", "--socket", socket])
-        XCTAssertNotEqual(statusCode, 0)
+        XCTAssertEqual(statusCode, 4, statusOut + statusErr)
+        XCTAssertTrue(statusErr.contains("permission denied"), statusErr)
         XCTAssertFalse(statusOut.contains("\"state\""), statusOut + statusErr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/x.bin"))
         XCTAssertTrue(requests().isEmpty)
@@ -155,6 +214,14 @@ final class DaemonSecurityTests: CommandTestCase {
     /// below that: the cap turns the surplus away, the daemon stays up and answers afterwards.
     func testElevenHundredConnectionsDoNotEndTheDaemon() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { throw XCTSkip("no prlimit") }
+        // This process holds the 1,100 client ends: room for them, whatever the shell gave.
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        guard limit.rlim_max >= 1400 else { throw XCTSkip("the hard open-file limit \(limit.rlim_max) is below 1,400") }
+        if limit.rlim_cur < 1400 {
+            limit.rlim_cur = 1400
+            XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        }
         let daemon = try startDaemon(fileLimit: 256)
         defer { stop(daemon) }
         var flood: [Int32] = []
@@ -181,6 +248,28 @@ final class DaemonSecurityTests: CommandTestCase {
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(out.contains("\"idle\""), out)
         XCTAssertTrue(errors(of: "daemon").contains("64 clients already connected"), errors(of: "daemon"))
+    }
+
+    /// A client that asks for thousands of replies and reads none, beside a watcher that never
+    /// reads: the daemon drops the first once 256 KiB wait for it, and another client's
+    /// download runs to its end meanwhile.
+    func testClientsThatDoNotReadDoNotStallTheDaemon() throws {
+        let daemon = try startDaemon()
+        defer { stop(daemon) }
+        let watcher = ControlProbe.connect(socket), greedy = ControlProbe.connect(socket)
+        defer { close(watcher); close(greedy) }
+        let watch = Array("{\"cmd\":\"watch\"}\n".utf8)
+        XCTAssertEqual(watch.withUnsafeBytes { send(watcher, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }, watch.count)
+        let burst = Array(String(repeating: "{\"cmd\":\"status\"}\n", count: 3500).utf8)
+        XCTAssertEqual(burst.withUnsafeBytes { send(greedy, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }, burst.count)
+
+        let started = Date()
+        let (status, out, err) = try runCapturing(["fetch", "\(base)/slow/200000?rate=100000", "-o", "steady.bin", "--json", "--socket", socket])
+        XCTAssertEqual(status, 0, out + err)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: downloads + "/steady.bin")).count, 200000)
+        XCTAssertTrue(waitUntil(5) { self.errors(of: "daemon").contains("that does not read") }, errors(of: "daemon"))
+        XCTAssertTrue(daemon.isRunning)
     }
 
     func testARegularFileAtTheSocketPathIsNotDeleted() throws {

@@ -120,6 +120,19 @@ final class ControlLimitsTests: XCTestCase {
         XCTAssertTrue(server.connectedClients.isEmpty)
     }
 
+    /// An event that is not JSON (a NaN rate) is not sent, and nothing traps.
+    func testAnEventThatIsNotJSONIsSkipped() throws {
+        let server = try ControlServer(path: path)
+        let client = try ControlClient(path: path)
+        _ = pollUntil(server) { server.connectedClients.count == 1 }
+        let id = try XCTUnwrap(server.connectedClients.first)
+        server.send(["event": "progress", "rate": Double.nan], to: id)
+        server.send(["event": "progress", "rate": Double.infinity], to: id)
+        server.send(["event": "status"], to: id)
+        XCTAssertEqual(client.next(timeout: 2)?["event"] as? String, "status")
+        XCTAssertEqual(server.connectedClients, [id])
+    }
+
     func testOnlyAStaleSocketIsRemovedFromTheSocketPath() throws {
         // A regular file is left alone, and so is a directory.
         try "keep me".write(toFile: path, atomically: false, encoding: .utf8)

@@ -18,6 +18,7 @@ class DownloadTestCase: XCTestCase {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("http_server.py").path, logPath]
+            + (try serverOptions())
         let out = Pipe()
         serverInput = Pipe()
         server.standardOutput = out
@@ -28,13 +29,17 @@ class DownloadTestCase: XCTestCase {
         XCTAssertGreaterThan(port, 0, "server did not start")
     }
 
+    /// More arguments for http_server.py (a subclass's `--tls CERT KEY`), made in `dir`.
+    func serverOptions() throws -> [String] { [] }
+
     override func tearDown() {
         try? serverInput.fileHandleForWriting.close()
         server.waitUntilExit()
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+    var scheme: String { "http" }
 
     static func body(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(($0 * 7) % 251) } }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server on 127.0.0.1 for Buoy's download tests.
 
-Prints its port on the first line, then serves until stdin closes. Every request is logged
+Prints its port on the first line, then serves until stdin closes. With `--tls CERT KEY` after
+the log file it speaks https with that certificate. Every request is logged
 to the file named by argv[1] as 'METHOD PATH RANGE' lines so tests can check resumes.
 
 Paths (N = size in bytes; the body is byte i = i*7 % 251):
@@ -152,6 +153,12 @@ class Handler(BaseHTTPRequestHandler):
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+if "--tls" in sys.argv:
+    import ssl
+    i = sys.argv.index("--tls")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[i + 1], sys.argv[i + 2])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
