@@ -68,7 +68,11 @@ struct LayerCompositor {
         if case .shape(let items) = layer.kind {
             let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, budget: renderer.budget)
             work.pathElements += tree.elementCount
-            if tree.exhausted { renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements; the rest are skipped") }
+            work.paints += tree.ops.count
+            if tree.exhausted {
+                renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements "
+                                    + "or \(renderer.budget.maxPaints) fills and strokes; the rest are skipped")
+            }
             shapes = tree
         } else {
             shapes = nil

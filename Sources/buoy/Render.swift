@@ -79,6 +79,8 @@ struct Render: ParsableCommand {
             }
         }
         let anim = renderer.animation
+        // What drawing skipped (an image that would not decode, a budget exceeded), once each.
+        defer { for warning in renderer.warnings { printWarning("\(path): \(warning)") } }
         let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
         let width = size?.width ?? fitted.width
         let height = size?.height ?? fitted.height
