@@ -27,6 +27,8 @@ public struct AnimationRenderer {
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()
+    /// Buffers of offscreen layers, masks and mattes, kept from frame to frame.
+    let pool = BufferPool()
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
@@ -102,6 +104,10 @@ public struct AnimationRenderer {
     /// provider bound inside them had changed (a provider marks only its own layer dirty).
     public var shapeEvaluations: (evaluated: Int, reused: Int) { shapeCache.statistics }
 
+    /// How many buffers offscreen work had to allocate (or grow) since the renderer was made:
+    /// it stops growing once every frame's needs have been met once.
+    public var bufferAllocations: Int { pool.allocations }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
@@ -138,8 +144,8 @@ public struct AnimationRenderer {
     public func backdrop(frame: Double, viewport: Viewport) -> PixelRect? {
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
-                                              surfaceWidth: viewport.width, surfaceHeight: viewport.height)
-        var compositor = LayerCompositor(renderer: self, surfaceWidth: viewport.width, surfaceHeight: viewport.height)
+                                              target: PixelRect(x0: 0, y0: 0, x1: viewport.width, y1: viewport.height))
+        var compositor = LayerCompositor(renderer: self)
         return compositor.opaqueBackdrop(of: root, frame: frame, matrix: matrix, clip: clip)
     }
 
@@ -163,8 +169,8 @@ public struct AnimationRenderer {
     public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
-                                              surfaceWidth: surface.width, surfaceHeight: surface.height)
-        var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)
+                                              target: surface.bounds)
+        var compositor = LayerCompositor(renderer: self)
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
     }
 }

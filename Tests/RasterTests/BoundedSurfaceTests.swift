@@ -1,0 +1,75 @@
+import Raster
+import XCTest
+
+/// Surfaces that hold only part of the frame (an offscreen layer's bounds, a band) draw the
+/// same pixels there as a whole-frame surface, and pooled buffers are reused.
+final class BoundedSurfaceTests: XCTestCase {
+    func shapes() -> [(Path, Paint, Double)] {
+        var circle = Path()
+        circle.addEllipse(in: Rect(x: 7.3, y: 5.1, width: 50.2, height: 41.7))
+        var square = Path()
+        square.addRect(Rect(x: 20.5, y: 12.25, width: 30, height: 40))
+        let stops = [GradientStop(offset: 0, color: Color(r: 1, g: 0, b: 0, a: 1)),
+                     GradientStop(offset: 1, color: Color(r: 0, g: 0, b: 1, a: 0.5))]
+        let gradient = Paint.gradient(.radial(center: Point(30, 25), radius: 30, focal: Point(25, 20), stops: stops), .identity)
+        return [(circle, gradient, 1), (square, .solid(Color(r: 0, g: 1, b: 0, a: 0.6)), 0.8)]
+    }
+
+    func testAPartOfTheFrameHoldsTheSamePixelsAsTheWholeFrame() {
+        var whole = Surface(width: 64, height: 56)
+        let part = PixelRect(x0: 11, y0: 17, x1: 47, y1: 39)
+        var bounded = Surface(bounds: part, pool: BufferPool())
+        for (path, paint, opacity) in shapes() {
+            whole.fill(path, paint: paint, opacity: opacity)
+            bounded.fill(path, paint: paint, opacity: opacity)
+        }
+        XCTAssertEqual(bounded.painted, part, "both shapes cover the part")
+        var differing = 0
+        for y in part.y0..<part.y1 {
+            for x in part.x0..<part.x1 where whole.pixels[y * 64 + x] != bounded.pixels[(y - part.y0) * part.width + (x - part.x0)] {
+                differing += 1
+            }
+        }
+        XCTAssertEqual(differing, 0)
+    }
+
+    func testCompositeAppliesTheMaskAndTouchesOnlyWhatTheSourcePainted() {
+        var source = Surface(bounds: PixelRect(x0: 10, y0: 10, x1: 30, y1: 30))
+        var square = Path()
+        square.addRect(Rect(x: 12, y: 12, width: 6, height: 6))
+        source.fill(square, paint: .solid(Color(r: 1, g: 0, b: 0, a: 1)))
+        XCTAssertEqual(source.painted, PixelRect(x0: 12, y0: 12, x1: 18, y1: 18))
+        var mask = Mask(rect: PixelRect(x0: 15, y0: 0, x1: 40, y1: 40), value: 255)
+        mask.values[(14 - 0) * 25 + (16 - 15)] = 0   // device pixel (16, 14)
+        var target = Surface(width: 40, height: 40, clearColor: Color(r: 0, g: 0, b: 1, a: 1))
+        target.composite(source, mask: mask)
+        XCTAssertEqual(target.pixels[14 * 40 + 13], 0xFF00_00FF, "left of the mask's rectangle: not covered")
+        XCTAssertEqual(target.pixels[14 * 40 + 15], 0xFFFF_0000)
+        XCTAssertEqual(target.pixels[14 * 40 + 16], 0xFF00_00FF, "zero coverage in the mask")
+        XCTAssertEqual(target.pixels[20 * 40 + 20], 0xFF00_00FF, "outside what the source painted")
+    }
+
+    func testMasksOverDifferentRectanglesCombineAsIfZeroOutside() {
+        var a = Mask(rect: PixelRect(x0: 0, y0: 0, x1: 4, y1: 1), value: 200)
+        let b = Mask(rect: PixelRect(x0: 2, y0: 0, x1: 6, y1: 1), value: 100)
+        var added = a
+        added.combine(b, .add)
+        XCTAssertEqual(added.values, [200, 200, 222, 222])
+        a.combine(b, .intersect)
+        XCTAssertEqual(a.values, [0, 0, 78, 78])
+    }
+
+    func testAPoolGivesBackItsBuffers() {
+        let pool = BufferPool()
+        for _ in 0..<5 {
+            var s = Surface(bounds: PixelRect(x0: 3, y0: 4, x1: 103, y1: 54), pool: pool)
+            var m = Mask(rect: PixelRect(x0: 0, y0: 0, x1: 90, y1: 40), pool: pool)
+            XCTAssertTrue(s.pixels.allSatisfy { $0 == 0 }, "a reused buffer is cleared")
+            s.pixels[7] = 0xFFFF_FFFF
+            m.values[3] = 9
+            s.recycle(into: pool)
+            m.recycle(into: pool)
+        }
+        XCTAssertEqual(pool.allocations, 2, "one pixel buffer and one coverage buffer, made once")
+    }
+}
