@@ -402,58 +402,8 @@ public struct Surface: Sendable {
         painted = area.intersection(mask.rect)
     }
 
-    /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
-    public func blurred(radius: Double) -> Surface {
-        var result = self
-        result.blur(radius: radius)
-        return result
-    }
-
-    /// Blurs in place by three box passes each way (pixels outside the surface count as
-    /// transparent); afterwards the whole surface counts as painted.
-    public mutating func blur(radius: Double, pool: BufferPool? = nil) {
-        guard radius >= 0.5, width > 0, height > 0 else { return }
-        let box = max(1, Int((radius / 1.7).rounded()))
-        var scratch = pool?.pixels(count: max(width, height), value: 0) ?? [UInt32](repeating: 0, count: max(width, height))
-        for _ in 0..<3 {
-            Self.boxBlur(&pixels, count: height, length: width, stride: 1, step: width, radius: box, scratch: &scratch)
-            Self.boxBlur(&pixels, count: width, length: height, stride: width, step: 1, radius: box, scratch: &scratch)
-        }
-        pool?.recycle(&scratch)
-        painted = bounds
-    }
-
-    /// How far, in pixels, `blur(radius:)` spreads a pixel.
-    public static func blurSpread(radius: Double) -> Int {
-        radius >= 0.5 && radius.isFinite ? 3 * max(1, Int((min(radius, 1e6) / 1.7).rounded())) : 0
-    }
-
     /// Marks the whole surface as painted (after writing `pixels` directly).
     public mutating func markPainted(_ area: PixelRect? = nil) {
         painted = painted.union((area ?? bounds).intersection(bounds))
-    }
-
-    private static func boxBlur(_ px: inout [UInt32], count: Int, length: Int, stride: Int, step: Int, radius: Int,
-                                scratch: inout [UInt32]) {
-        let window = UInt32(2 * radius + 1)
-        px.withUnsafeMutableBufferPointer { px in
-            scratch.withUnsafeMutableBufferPointer { line in
-                for lineIndex in 0..<count {
-                    let base = lineIndex * step
-                    for i in 0..<length { line[i] = px[base + i * stride] }
-                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
-                    func add(_ p: UInt32) { sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff }
-                    func remove(_ p: UInt32) { sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff }
-                    for i in 0...radius where i < length { add(line[i]) }
-                    for i in 0..<length {
-                        px[base + i * stride] = ((sa + window / 2) / window) << 24 | ((sr + window / 2) / window) << 16
-                            | ((sg + window / 2) / window) << 8 | ((sb + window / 2) / window)
-                        let incoming = i + radius + 1, outgoing = i - radius
-                        if incoming < length { add(line[incoming]) }
-                        if outgoing >= 0 { remove(line[outgoing]) }
-                    }
-                }
-            }
-        }
     }
 }

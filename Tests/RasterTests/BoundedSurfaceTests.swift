@@ -72,4 +72,22 @@ final class BoundedSurfaceTests: XCTestCase {
         }
         XCTAssertEqual(pool.allocations, 2, "one pixel buffer and one coverage buffer, made once")
     }
+
+    func testTheFastBlurMatchesTheReference() {
+        var random = FillRunTests.Random(state: 7)
+        for (radius, origin) in [(3.0, (0, 0)), (9.5, (-20, 13)), (40.0, (5, -7))] {
+            var fast = Surface(bounds: PixelRect(x0: origin.0, y0: origin.1, x1: origin.0 + 97, y1: origin.1 + 61), pool: BufferPool())
+            for _ in 0..<6 {
+                var blob = Path()
+                let c = random.point(97, 61)
+                blob.addEllipse(in: Rect(x: c.x + Double(origin.0), y: c.y + Double(origin.1), width: 4 + random.next() * 30, height: 3 + random.next() * 20))
+                fast.fill(blob, paint: .solid(Color(r: random.next(), g: random.next(), b: random.next(), a: 0.3 + random.next() * 0.7)))
+            }
+            var reference = fast
+            fast.blur(radius: radius, pool: BufferPool())
+            reference.referenceBlur(radius: radius)
+            XCTAssertEqual(fast.pixels, reference.pixels, "radius \(radius)")
+            XCTAssertTrue(fast.painted.contains(PixelRect(x0: origin.0, y0: origin.1, x1: origin.0 + 1, y1: origin.1 + 1)) || fast.pixels[0] == 0)
+        }
+    }
 }
