@@ -29,6 +29,11 @@ public struct AnimationRenderer {
     let coverageCache = CoverageCache()
     /// Buffers of offscreen layers, masks and mattes, kept from frame to frame.
     let pool = BufferPool()
+    /// How many threads `render(frame:viewport:background:into:)` draws with (1: the calling
+    /// thread only). The frame is cut into that many horizontal bands drawn in parallel, with
+    /// the same pixels as one thread. Value providers are then read from several threads at
+    /// once, so they must be safe to read concurrently.
+    public var threads = 1
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
@@ -122,20 +127,57 @@ public struct AnimationRenderer {
 
     /// Renders `frame` into a new surface of the viewport's size.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear) -> Surface {
-        var surface = Surface(width: viewport.width, height: viewport.height, clearColor: background)
-        draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+        var surface = Surface(width: viewport.width, height: viewport.height)
+        render(frame: frame, viewport: viewport, background: background, into: &surface)
         return surface
     }
 
     /// Renders `frame` into an existing surface of the viewport's size (no allocation per frame).
     /// Pixels that the frame's opaque background layer will cover are not cleared first.
+    /// With `threads` above 1 the frame is cut into horizontal bands drawn in parallel.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
-        if let covered = backdrop(frame: frame, viewport: viewport) {
+        let covered = backdrop(frame: frame, viewport: viewport)
+        let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
+        let bands = Self.bands(of: surface.bounds, count: threads)
+        guard bands.count > 1 else {
+            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
+            return
+        }
+        // Every pixel of a band is cleared or covered by the backdrop before anything reads it.
+        var parts = bands.map { Surface(uninitializedBounds: $0, pool: pool) }
+        parts.withUnsafeMutableBufferPointer { parts in
+            let shared = parts
+            DispatchQueue.concurrentPerform(iterations: shared.count) { i in
+                drawCleared(frame: frame, into: &shared[i], matrix: matrix, background: background, covered: covered)
+            }
+        }
+        surface.pixels.withUnsafeMutableBufferPointer { whole in
+            for part in parts {
+                part.pixels.withUnsafeBufferPointer { band in
+                    (whole.baseAddress! + (part.originY - surface.originY) * surface.width).update(from: band.baseAddress!, count: band.count)
+                }
+            }
+        }
+        surface.markPainted()
+        for i in parts.indices { parts[i].recycle(into: pool) }
+    }
+
+    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?) {
+        if let covered {
             surface.clear(background, except: covered)
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+        draw(frame: frame, into: &surface, matrix: matrix)
+    }
+
+    /// `count` horizontal bands of about the same height (at least 16 rows each) covering `rect`.
+    static func bands(of rect: PixelRect, count: Int) -> [PixelRect] {
+        let n = max(1, min(count, rect.height / 16))
+        guard n > 1 else { return [rect] }
+        return (0..<n).map { i in
+            PixelRect(x0: rect.x0, y0: rect.y0 + rect.height * i / n, x1: rect.x1, y1: rect.y0 + rect.height * (i + 1) / n)
+        }
     }
 
     /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers

@@ -31,7 +31,19 @@ public final class BufferPool: @unchecked Sendable {
         lock.lock()
         var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
         lock.unlock()
+        buffer.removeAll(keepingCapacity: true)
         buffer.append(contentsOf: repeatElement(value, count: count))
+        return buffer
+    }
+
+    /// `count` pixels whose values are left as the last user left them (the caller
+    /// overwrites every one): a frame-sized band is not cleared twice.
+    func uninitializedPixels(count: Int) -> [UInt32] {
+        lock.lock()
+        var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
+        lock.unlock()
+        if buffer.count > count { buffer.removeLast(buffer.count - count) }
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
         return buffer
     }
 
@@ -39,6 +51,7 @@ public final class BufferPool: @unchecked Sendable {
         lock.lock()
         var buffer = Self.take(from: &byteBuffers, count: count, made: &made)
         lock.unlock()
+        buffer.removeAll(keepingCapacity: true)
         buffer.append(contentsOf: repeatElement(value, count: count))
         return buffer
     }
@@ -69,18 +82,14 @@ public final class BufferPool: @unchecked Sendable {
         if rasterStorages.count < keep { rasterStorages.append(taken) }
     }
 
-    /// An empty array with room for `count` elements: the smallest kept one that is large
+    /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large
     /// enough, else a new one (counted) with some room to spare.
     private static func take<T>(from buffers: inout [[T]], count: Int, made: inout Int) -> [T] {
         var best: Int?
         for (i, b) in buffers.enumerated() where b.capacity >= count {
             if best == nil || b.capacity < buffers[best!].capacity { best = i }
         }
-        if let best {
-            var buffer = buffers.remove(at: best)
-            buffer.removeAll(keepingCapacity: true)
-            return buffer
-        }
+        if let best { return buffers.remove(at: best) }
         made += 1
         // The largest kept buffer is too small: it is dropped for the new one.
         if let largest = buffers.indices.max(by: { buffers[$0].capacity < buffers[$1].capacity }) {

@@ -50,6 +50,18 @@ public struct Surface: Sendable {
         if let pool { rasterStorage = pool.rasterStorage() }
     }
 
+    /// A surface over `bounds` whose pixels are left as they were in the pooled buffer, for
+    /// a caller that clears or overwrites every pixel before reading any.
+    public init(uninitializedBounds bounds: PixelRect, pool: BufferPool) {
+        originX = bounds.x0
+        originY = bounds.y0
+        width = bounds.width
+        height = bounds.height
+        pixels = pool.uninitializedPixels(count: bounds.width * bounds.height)
+        painted = bounds
+        rasterStorage = pool.rasterStorage()
+    }
+
     /// The device pixels this surface holds.
     public var bounds: PixelRect { PixelRect(x0: originX, y0: originY, x1: originX + width, y1: originY + height) }
 
