@@ -143,23 +143,12 @@ public struct AnimationRenderer {
             drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
             return
         }
-        // Every pixel of a band is cleared or covered by the backdrop before anything reads it.
-        var parts = bands.map { Surface(uninitializedBounds: $0, pool: pool) }
-        parts.withUnsafeMutableBufferPointer { parts in
-            let shared = parts
-            DispatchQueue.concurrentPerform(iterations: shared.count) { i in
-                drawCleared(frame: frame, into: &shared[i], matrix: matrix, background: background, covered: covered)
+        // Each band is a view over the frame's own rows: no copy afterwards.
+        surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
+            DispatchQueue.concurrentPerform(iterations: parts.count) { i in
+                drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: background, covered: covered)
             }
         }
-        surface.pixels.withUnsafeMutableBufferPointer { whole in
-            for part in parts {
-                part.pixels.withUnsafeBufferPointer { band in
-                    (whole.baseAddress! + (part.originY - surface.originY) * surface.width).update(from: band.baseAddress!, count: band.count)
-                }
-            }
-        }
-        surface.markPainted()
-        for i in parts.indices { parts[i].recycle(into: pool) }
     }
 
     private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?) {

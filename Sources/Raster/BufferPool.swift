@@ -36,17 +36,6 @@ public final class BufferPool: @unchecked Sendable {
         return buffer
     }
 
-    /// `count` pixels whose values are left as the last user left them (the caller
-    /// overwrites every one): a frame-sized band is not cleared twice.
-    func uninitializedPixels(count: Int) -> [UInt32] {
-        lock.lock()
-        var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
-        lock.unlock()
-        if buffer.count > count { buffer.removeLast(buffer.count - count) }
-        if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
-        return buffer
-    }
-
     func bytes(count: Int, value: UInt8) -> [UInt8] {
         lock.lock()
         var buffer = Self.take(from: &byteBuffers, count: count, made: &made)

@@ -5,7 +5,10 @@ import Foundation
 /// a whole frame, one band of it, or the part of the frame an offscreen layer covers.
 /// Drawing uses device coordinates throughout, so the same drawing gives the same pixels
 /// whatever part of the frame a surface holds.
-public struct Surface: Sendable {
+///
+/// A surface is `@unchecked Sendable` because a band view (`withBands`) points into another
+/// surface's pixels; such views live only inside `withBands`, one per thread, over disjoint rows.
+public struct Surface: @unchecked Sendable {
     /// The device position of `pixels[0]`.
     public let originX: Int
     public let originY: Int
@@ -17,6 +20,54 @@ public struct Surface: Sendable {
     public private(set) var painted: PixelRect
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
+    /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
+    /// is then empty).
+    private var view: UnsafeMutablePointer<UInt32>?
+
+    @inline(__always)
+    private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+        if let view { return body(UnsafeMutableBufferPointer(start: view, count: width * height)) }
+        return pixels.withUnsafeMutableBufferPointer { body($0) }
+    }
+
+    @inline(__always)
+    private func withPixelsRead<R>(_ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
+        if let view { return body(UnsafeBufferPointer(start: view, count: width * height)) }
+        return pixels.withUnsafeBufferPointer { body($0) }
+    }
+
+    /// Calls `body` with one surface per row range in `rows` (device rows, disjoint, within
+    /// the surface), each a view over this surface's own pixels: drawing into the views draws
+    /// into this surface, with no copy. The views must not be kept past `body`; each may be
+    /// drawn from its own thread. Afterwards the whole surface counts as painted.
+    public mutating func withBands(_ rows: [Range<Int>], _ body: (UnsafeMutableBufferPointer<Surface>) -> Void) {
+        let (w, x0, y0, h) = (width, originX, originY, height)
+        let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
+        guard valid, view == nil else { return }
+        var storages = rows.map { _ in Rasterizer.Storage() }
+        swap(&storages[0], &rasterStorage)
+        pixels.withUnsafeMutableBufferPointer { px in
+            var bands = rows.enumerated().map { i, r in
+                Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
+                        storage: storages[i])
+            }
+            bands.withUnsafeMutableBufferPointer { body($0) }
+            swap(&storages[0], &bands[0].rasterStorage)
+        }
+        swap(&storages[0], &rasterStorage)
+        painted = bounds
+    }
+
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, storage: Rasterizer.Storage) {
+        originX = bounds.x0
+        originY = bounds.y0
+        width = bounds.width
+        height = bounds.height
+        pixels = []
+        painted = bounds
+        rasterStorage = storage
+        self.view = view
+    }
 
     public init(width: Int, height: Int, clearColor: Color = .clear) {
         originX = 0
@@ -50,18 +101,6 @@ public struct Surface: Sendable {
         if let pool { rasterStorage = pool.rasterStorage() }
     }
 
-    /// A surface over `bounds` whose pixels are left as they were in the pooled buffer, for
-    /// a caller that clears or overwrites every pixel before reading any.
-    public init(uninitializedBounds bounds: PixelRect, pool: BufferPool) {
-        originX = bounds.x0
-        originY = bounds.y0
-        width = bounds.width
-        height = bounds.height
-        pixels = pool.uninitializedPixels(count: bounds.width * bounds.height)
-        painted = bounds
-        rasterStorage = pool.rasterStorage()
-    }
-
     /// The device pixels this surface holds.
     public var bounds: PixelRect { PixelRect(x0: originX, y0: originY, x1: originX + width, y1: originY + height) }
 
@@ -76,7 +115,7 @@ public struct Surface: Sendable {
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
-        pixels.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+        withPixels { $0.update(repeating: value) }
         painted = value == 0 ? .empty : bounds
     }
 
@@ -89,7 +128,7 @@ public struct Surface: Sendable {
         painted = value == 0 ? keptHere : bounds
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             let base = px.baseAddress!
             base.update(repeating: value, count: k.y0 * w + k.x0)
             for y in k.y0..<k.y1 - 1 {
@@ -178,7 +217,7 @@ public struct Surface: Sendable {
         }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
                 alpha.withUnsafeMutableBufferPointer { alpha in
                     colors.withUnsafeMutableBufferPointer { colors in
@@ -204,7 +243,7 @@ public struct Surface: Sendable {
     private mutating func paintRuns(_ coverage: Coverage, color: UInt32) {
         let (w, ox, oy) = (width, originX, originY)
         let opaque = color >> 24 == 255
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
                 for run in coverage.runs {
                     let row = px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox)
@@ -272,7 +311,7 @@ public struct Surface: Sendable {
         let clipMask = clip?.mask
         var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
         var touched = PixelRect.empty
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             colors.withUnsafeMutableBufferPointer { colors in
                 rasterizer.sweep(rule: rule, opacity: 1) { y, x0, start, end, alpha in
                     let x = x0 + start
@@ -335,13 +374,13 @@ public struct Surface: Sendable {
         let o = PixelMath.alpha(Float(opacity))
         guard !area.isEmpty, o > 0 else { return }
         painted = painted.union(area)
-        let (w, sw, count) = (width, source.width, area.width)
+        let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
         let maskValues = mask?.values ?? []
-        pixels.withUnsafeMutableBufferPointer { dst in
+        withPixels { dst in
             source.pixels.withUnsafeBufferPointer { src in
                 maskValues.withUnsafeBufferPointer { mv in
                     for y in area.y0..<area.y1 {
-                        let d = dst.baseAddress! + (y - originY) * w + (area.x0 - originX)
+                        let d = dst.baseAddress! + (y - oy) * w + (area.x0 - ox)
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
                         Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
@@ -385,7 +424,7 @@ public struct Surface: Sendable {
         guard !shared.isEmpty else { return mask }
         let (w, mw) = (width, mask.width)
         mask.values.withUnsafeMutableBufferPointer { m in
-            pixels.withUnsafeBufferPointer { px in
+            withPixelsRead { px in
                 for y in shared.y0..<shared.y1 {
                     let src = px.baseAddress! + (y - originY) * w + (shared.x0 - originX)
                     let dst = m.baseAddress! + (y - area.y0) * mw + (shared.x0 - area.x0)
@@ -400,14 +439,14 @@ public struct Surface: Sendable {
     public mutating func applyMask(_ mask: Mask) {
         let area = painted.intersection(bounds)
         guard !area.isEmpty else { return }
-        let w = width
-        pixels.withUnsafeMutableBufferPointer { px in
+        let (w, ox, oy) = (width, originX, originY)
+        withPixels { px in
             for y in area.y0..<area.y1 {
-                let row = px.baseAddress! + (y - originY) * w
+                let row = px.baseAddress! + (y - oy) * w
                 for x in area.x0..<area.x1 {
                     let a = UInt32(mask.value(x: x, y: y))
                     if a == 255 { continue }
-                    row[x - originX] = a == 0 ? 0 : PixelMath.scale(row[x - originX], a)
+                    row[x - ox] = a == 0 ? 0 : PixelMath.scale(row[x - ox], a)
                 }
             }
         }
