@@ -376,6 +376,8 @@ public struct Surface: @unchecked Sendable {
         painted = painted.union(area)
         let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
         let maskValues = mask?.values ?? []
+        // The blend mode's kernel is chosen once for the whole composite.
+        let mix = BlendKernels.mix(for: blend)
         withPixels { dst in
             source.pixels.withUnsafeBufferPointer { src in
                 maskValues.withUnsafeBufferPointer { mv in
@@ -383,14 +385,19 @@ public struct Surface: @unchecked Sendable {
                         let d = dst.baseAddress! + (y - oy) * w + (area.x0 - ox)
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
-                        Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
+                        if blend == .normal {
+                            Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
+                        } else {
+                            BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
+                        }
                     }
                 }
             }
         }
     }
 
-    /// One row of `composite`, pixel by pixel: the reference.
+    /// One row of `composite`, pixel by pixel, with `Blending.blend` for the blend modes: the
+    /// reference (`BlendKernels` is the fast path of the non-normal modes).
     static func compositeRow(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>?,
                              count: Int, opacity o: UInt32, blend: BlendMode) {
         for i in 0..<count {

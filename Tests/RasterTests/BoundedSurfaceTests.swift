@@ -91,3 +91,38 @@ final class BoundedSurfaceTests: XCTestCase {
         }
     }
 }
+
+/// The Float kernel of every blend mode against the Double reference.
+final class BlendKernelTests: XCTestCase {
+    func testEveryModeAgreesWithTheReferenceWithinOneStep() {
+        var random = FillRunTests.Random(state: 99)
+        func pixel() -> UInt32 {
+            // Premultiplied: colour channels at most alpha; some fully transparent or opaque.
+            let choice = random.next()
+            let a = choice < 0.1 ? 0 : choice < 0.3 ? 255 : UInt32(random.next() * 255.99)
+            func c() -> UInt32 { UInt32(random.next() * Double(a) + 0.5) }
+            return a << 24 | c() << 16 | c() << 8 | c()
+        }
+        for mode in BlendMode.allCases where mode != .normal {
+            var worst: UInt32 = 0
+            for _ in 0..<4000 {
+                let s = pixel(), b = pixel()
+                let reference = Surface.referenceBlend(s, b, mode)
+                let fast = Surface.fastBlend(s, b, mode)
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    let x = (reference >> shift) & 0xff, y = (fast >> shift) & 0xff
+                    worst = max(worst, x > y ? x - y : y - x)
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "\(mode)")
+        }
+    }
+
+    func testCompositeUsesTheModeOverTheWholeSpan() {
+        var backdrop = Surface(width: 64, height: 1, clearColor: Color(r: 0.5, g: 0.25, b: 1))
+        let source = Surface(width: 64, height: 1, clearColor: Color(r: 1, g: 0.5, b: 0))
+        backdrop.composite(source, blend: .screen)
+        let expected = Surface.referenceBlend(source.pixels[0], Color(r: 0.5, g: 0.25, b: 1).premultiplied, .screen)
+        XCTAssertTrue(backdrop.pixels.allSatisfy { $0 == expected || Int($0 & 0xff) - Int(expected & 0xff) == 1 })
+    }
+}
