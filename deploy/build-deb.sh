@@ -1,44 +1,121 @@
 #!/usr/bin/env bash
-# Builds buoy_VERSION_ARCH.deb with dpkg-deb: the static-runtime binary, the systemd units
-# (boot job, daemon, psplash replacement), the udev rules and an example config; postinst adds
-# the buoy group for the control socket. Build on the target architecture (on a Raspberry Pi with Swift's aarch64
-# toolchain for arm64); x86-64 is what CI tests.
+# Builds buoy_VERSION_ARCH.deb: the stripped binary (Swift runtime linked in statically), the
+# systemd units, the udev rules, an example config, the buoy system user, man pages and shell
+# completions generated from the argument parser, the copyright and changelog; Depends computed
+# by dpkg-shlibdeps from the binary's libraries. Prints the .deb's path.
+#
+#   deploy/build-deb.sh [--out DIR] [--arch ARCH --binary BUOY --help-from RUNNABLE_BUOY]
+#
+# Without options it builds with the `swift` on PATH for this machine's architecture. A cross
+# build (tools/arm64-build) passes the cross-compiled binary, its Debian architecture and a buoy
+# that runs here, built from the same source, to generate the man pages and completions.
+# The .deb is assembled in a temporary directory and renamed into place: a reader of the output
+# directory never sees a partial package.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-version="${1:-0.1.0}"
-arch="$(dpkg --print-architecture)"
-(cd "$repo" && swift build -c release --static-swift-stdlib --product buoy >&2)
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
-chmod 0755 "$stage"
-DESTDIR="$stage" bash "$here/install.sh"
-mkdir -p "$stage/DEBIAN"
-cat > "$stage/DEBIAN/control" <<CONTROL
-Package: buoy
-Version: $version
-Architecture: $arch
-Maintainer: Buoy developers
-Depends: libpng16-16, libfreetype6, libdrm2, libcurl4, fonts-dejavu-core
-Section: misc
-Priority: optional
-Description: Lottie download screen for embedded Linux
- Plays an animation straight to the display (DRM/KMS or fbdev) while a download runs;
- the water rises with the bytes received.
-CONTROL
-cat > "$stage/DEBIAN/conffiles" <<'CONF'
-/etc/buoy/buoy.env
-CONF
-cat > "$stage/DEBIAN/postinst" <<'POSTINST'
-#!/bin/sh
-set -e
-if [ "$1" = configure ]; then
-    getent group buoy >/dev/null || groupadd --system buoy
-    if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
-    udevadm control --reload 2>/dev/null || true
+out="$repo" arch="" binary="" help_from=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --out) out="$2"; shift 2 ;;
+        --arch) arch="$2"; shift 2 ;;
+        --binary) binary="$2"; shift 2 ;;
+        --help-from) help_from="$2"; shift 2 ;;
+        *) echo "build-deb: unknown option $1 (see the comment at the top of $0)" >&2; exit 1 ;;
+    esac
+done
+
+# The version is written once, in Sources/buoy/Version.swift; the changelog's top entry must
+# be that version with a Debian revision.
+upstream="$(sed -n 's/^let buoyVersion = "\([^"]*\)"$/\1/p' "$repo/Sources/buoy/Version.swift")"
+version="$(sed -n '1s/^buoy (\([^)]*\)).*/\1/p' "$here/debian/changelog")"
+[ -n "$upstream" ] || { echo "build-deb: no buoyVersion in Sources/buoy/Version.swift" >&2; exit 1; }
+case "$version" in
+    "$upstream"-*) ;;
+    *) echo "build-deb: deploy/debian/changelog is at '$version', Version.swift at '$upstream': add a changelog entry" >&2; exit 1 ;;
+esac
+
+if [ -z "$binary" ]; then
+    arch="$(dpkg --print-architecture)"
+    # Full RELRO (bind now), as Debian's hardening flags ask of every binary.
+    flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+    (cd "$repo" && swift build "${flags[@]}" --product buoy >&2)
+    binary="$(cd "$repo" && swift build "${flags[@]}" --show-bin-path)/buoy"
 fi
-POSTINST
-chmod 0755 "$stage/DEBIAN/postinst"
-out="$repo/buoy_${version}_${arch}.deb"
-dpkg-deb --root-owner-group --build "$stage" "$out" >&2
-echo "$out"
+[ -n "$arch" ] || { echo "build-deb: --binary needs --arch" >&2; exit 1; }
+[ -x "$binary" ] || { echo "build-deb: no binary at $binary" >&2; exit 1; }
+help_from="${help_from:-$binary}"
+host_gnu="$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)"
+strip_tool=strip
+[ "$arch" = "$(dpkg --print-architecture)" ] || strip_tool="$host_gnu-strip"
+
+mkdir -p "$out"
+work="$(mktemp -d "$out/.buoy-deb.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+stage="$work/root"
+mkdir -p "$stage"
+chmod 0755 "$stage"
+
+# The files install.sh puts on a machine, then the binary this package is for.
+BUOY_BINARY="$binary" DESTDIR="$stage" bash "$here/install.sh" >&2
+# Debian installs under /usr (merged /usr): units and rules go to /usr/lib, which systemd and
+# udev read on every release.
+if [ -d "$stage/lib" ]; then
+    mkdir -p "$stage/usr/lib"
+    cp -a "$stage/lib/." "$stage/usr/lib/"
+    rm -rf "$stage/lib"
+fi
+install -m 0755 "$binary" "$stage/usr/bin/buoy"
+# What dh_strip does: no symbol table, no comment or note sections (the Swift metadata the
+# runtime reads is in allocated sections and stays).
+"$strip_tool" --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/buoy"
+
+# The system user the units run the socket for (its group may use the control socket).
+install -D -m 0644 "$here/debian/buoy.sysusers" "$stage/usr/lib/sysusers.d/buoy.conf"
+
+doc="$stage/usr/share/doc/buoy"
+install -D -m 0644 "$here/debian/copyright" "$doc/copyright"
+install -D -m 0644 "$here/debian/lintian-overrides" "$stage/usr/share/lintian/overrides/buoy"
+gzip -9n < "$here/debian/changelog" > "$doc/changelog.Debian.gz"
+chmod 0644 "$doc/changelog.Debian.gz"
+
+# Man pages and completions from the argument parser itself, so they list what the binary takes.
+mkdir -p "$stage/usr/share/man/man1"
+"$help_from" --experimental-dump-help > "$work/help.json"
+python3 "$repo/tools/gen-man.py" "$work/help.json" "$stage/usr/share/man/man1" "$version" \
+    "$(date -u -d "$(sed -n 's/^ -- .*>  //p' "$here/debian/changelog" | head -n 1)" +%Y-%m-%d)"
+gzip -9n "$stage"/usr/share/man/man1/*.1
+install -d "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
+    "$stage/usr/share/fish/vendor_completions.d"
+# A completion file is sourced, not run: no #! line.
+"$help_from" --generate-completion-script bash | sed '1{/^#!/d}' > "$stage/usr/share/bash-completion/completions/buoy"
+"$help_from" --generate-completion-script zsh > "$stage/usr/share/zsh/vendor-completions/_buoy"
+"$help_from" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/buoy.fish"
+chmod 0644 "$stage"/usr/share/*/completions/buoy "$stage"/usr/share/zsh/vendor-completions/_buoy \
+    "$stage"/usr/share/fish/vendor_completions.d/buoy.fish
+
+# Depends: what dpkg-shlibdeps finds for the binary's shared libraries, plus the font the
+# status line falls back to.
+mkdir -p "$work/src/debian" "$stage/DEBIAN"
+cat > "$work/src/debian/control" <<CONTROL
+Source: buoy
+
+Package: buoy
+Architecture: $arch
+CONTROL
+shlibs="$(cd "$work/src" && DEB_HOST_ARCH="$arch" dpkg-shlibdeps -O -e"$stage/usr/bin/buoy" 2>"$work/shlibdeps.log")" || {
+    cat "$work/shlibdeps.log" >&2; exit 1; }
+depends="${shlibs#shlibs:Depends=}"
+[ -n "$depends" ] && [ "$depends" != "$shlibs" ] || { echo "build-deb: dpkg-shlibdeps gave no Depends" >&2; exit 1; }
+installed_size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" \
+    -e "s/@INSTALLED_SIZE@/$installed_size/" "$here/debian/control.in" > "$stage/DEBIAN/control"
+(cd "$stage" && find etc -type f | sed 's|^|/|' | sort) > "$stage/DEBIAN/conffiles"
+install -m 0755 "$here/debian/postinst" "$here/debian/postrm" "$stage/DEBIAN/"
+(cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles" "$stage/DEBIAN/md5sums"
+
+deb="buoy_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$stage" "$work/$deb" >&2
+mv -f "$work/$deb" "$out/$deb"
+echo "$out/$deb"

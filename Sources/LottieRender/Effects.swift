@@ -57,8 +57,9 @@ enum Effects {
     static func shadow(_ s: DropShadow, of content: Surface, deviceScale: Double = 1, pool: BufferPool? = nil) -> Surface {
         var shadow = Surface(bounds: content.bounds, pool: pool)
         let (dx, dy) = offset(of: s, deviceScale: deviceScale)
-        let a = s.color.a * s.opacity
-        let r = UInt32(s.color.r * 255 + 0.5), g = UInt32(s.color.g * 255 + 0.5), b = UInt32(s.color.b * 255 + 0.5)
+        let a = max(0, min(1, (s.color.a * s.opacity).isFinite ? s.color.a * s.opacity : 0))
+        func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(1, v.isFinite ? v : 0)) * 255 + 0.5) }
+        let r = channel(s.color.r), g = channel(s.color.g), b = channel(s.color.b)
         let source = content.painted
         let moved = PixelRect(x0: source.x0 + dx, y0: source.y0 + dy, x1: source.x1 + dx, y1: source.y1 + dy)
             .intersection(content.bounds)

@@ -50,8 +50,11 @@ public struct APNGWriter {
         chunk("acTL", be32(frames.count) + be32(0))
         var sequence = 0
         for (i, data) in frames.enumerated() {
-            chunk("fcTL", be32(sequence) + be32(width) + be32(height) + be32(0) + be32(0)
-                  + be16(delayNumerator) + be16(delayDenominator) + [0, 0])
+            // Built in steps: Swift 6.0's type checker gives up on this as one `+` chain.
+            var control = be32(sequence) + be32(width) + be32(height)
+            control += be32(0) + be32(0)
+            control += be16(delayNumerator) + be16(delayDenominator) + [0, 0]
+            chunk("fcTL", control)
             sequence += 1
             if i == 0 {
                 chunk("IDAT", data)

@@ -419,8 +419,10 @@ public struct Surface: @unchecked Sendable {
     /// Coverage from luminance (Rec. 709) of the premultiplied colour, as if composited on black.
     public func lumaMask(in area: PixelRect? = nil, pool: BufferPool? = nil) -> Mask {
         channelMask(in: area ?? bounds, pool: pool) { p in
-            let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
-            return UInt8((r * 54 + g * 183 + b * 19 + 128) >> 8)
+            // Typed and summed in steps: Swift 6.0's type checker gives up on the one-line sum.
+            let r: UInt32 = (p >> 16) & 0xff, g: UInt32 = (p >> 8) & 0xff, b: UInt32 = p & 0xff
+            let sum: UInt32 = r * 54 + g * 183 + b * 19
+            return UInt8((sum + 128) >> 8)
         }
     }
 

@@ -12,6 +12,7 @@ struct Buoy: ParsableCommand {
         and the JSON path), 3 an output file could not be written, 4 no usable display (the
         message names the device), 130/143 stopped by SIGINT/SIGTERM.
         """,
+        version: buoyVersion,
         subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
     )
 
