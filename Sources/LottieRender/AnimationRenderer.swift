@@ -133,24 +133,26 @@ public struct AnimationRenderer {
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         let bands = Self.bands(of: surface.bounds, count: threads)
         guard bands.count > 1 else {
-            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
+            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: surface.bounds)
             return
         }
         // Each band is a view over the frame's own rows: no copy afterwards.
+        let whole = surface.bounds
         surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
             DispatchQueue.concurrentPerform(iterations: parts.count) { i in
-                drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: background, covered: covered)
+                drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: background, covered: covered, whole: whole)
             }
         }
     }
 
-    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?) {
+    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
+                             whole: PixelRect) {
         if let covered {
             surface.clear(background, except: covered)
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: matrix)
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole)
     }
 
     /// `count` horizontal bands of about the same height (at least 16 rows each) covering `rect`.
@@ -191,10 +193,18 @@ public struct AnimationRenderer {
     /// Draws `frame` over whatever the surface holds, with `matrix` mapping animation
     /// coordinates to surface pixels. The animation is clipped to its own bounds.
     public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
+        draw(frame: frame, into: &surface, matrix: matrix, whole: surface.bounds)
+    }
+
+    /// `draw` into a surface that holds `whole` or one band of it.
+    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: surface.bounds)
         var compositor = LayerCompositor(renderer: self)
+        // Shadows reach at most as far as the frame is large: a hostile softness or distance
+        // cannot make offscreen buffers many times the frame (the same limit for every band).
+        compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
         if let exceeded = compositor.work.exceeded { notes.note("frame budget exceeded (\(exceeded)); the rest of the frame is skipped") }
     }

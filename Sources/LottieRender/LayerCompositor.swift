@@ -8,6 +8,8 @@ struct LayerCompositor {
     let renderer: AnimationRenderer
     /// This frame's work so far, against the renderer's budget.
     var work: FrameWork
+    /// How far beyond a target, in pixels, content may cast a shadow into it.
+    var maxReach = Effects.maxReach
 
     init(renderer: AnimationRenderer) {
         self.renderer = renderer
@@ -104,7 +106,7 @@ struct LayerCompositor {
     /// pass that composites it. Buffers come from the renderer's pool.
     mutating func drawOffscreen(_ o: Offscreen, frame: Double, into surface: inout Surface, clip: Clip?, depth: Int) {
         let pool = renderer.pool
-        let reach = o.shadows.map { Effects.reach(of: $0) }.max() ?? 0
+        let reach = min(maxReach, o.shadows.map { Effects.reach(of: $0) }.max() ?? 0)
         let reachable = surface.bounds.grown(by: reach)
         var limit = clip.map { $0.rect.intersection(reachable) } ?? reachable
         if let maskBounds = Self.maskBounds(o.masks, frame: frame, world: o.world) { limit = limit.intersection(maskBounds) }
