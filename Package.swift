@@ -42,8 +42,10 @@ let package = Package(
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
-        .target(name: "Control", dependencies: ["CKernel"]),
+        .target(name: "Control", dependencies: ["CKernel", "Download"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
+        // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
+        .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -51,11 +53,12 @@ let package = Package(
 
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
-        .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"]),
+        // Regressions/ holds hostile inputs (fuzzer finds) the tests read from their path.
+        .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"], exclude: ["Regressions"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster"]),
         // The loopback HTTP server the tests start is a script beside them, run from its path.
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Download"]),
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),

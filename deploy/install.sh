@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs a built buoy on this machine: the binary, the systemd units (buoy.service, the boot
 # job that exits and hands over; buoy-daemon.service, the operator's daemon started after it;
-# buoy-psplash.service, psplash's protocol instead of the boot job), the udev rules, the buoy
-# group for the control socket, an example config and an environment file.
+# buoy-psplash.service, psplash's protocol instead of the boot job), the udev rules, the
+# tmpfiles entries (psplash FIFO, socket link), the polkit rule for --on-complete reboot, the
+# buoy user the units run as (its group may use the control socket), an example config and an
+# environment file.
 # Run from the checkout after `swift build -c release --static-swift-stdlib`.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,6 +18,9 @@ for unit in buoy.service buoy-daemon.service buoy-psplash.service; do
     install -D -m 0644 "$here/systemd/$unit" "$prefix/lib/systemd/system/$unit"
 done
 install -D -m 0644 "$here/udev/70-buoy.rules" "$prefix/lib/udev/rules.d/70-buoy.rules"
+install -D -m 0644 "$here/tmpfiles/buoy.conf" "$prefix/usr/lib/tmpfiles.d/buoy.conf"
+install -D -m 0644 "$here/polkit/50-buoy-reboot.rules" "$prefix/usr/share/polkit-1/rules.d/50-buoy-reboot.rules"
+install -D -m 0755 "$here/add-buoy-user.sh" "$prefix/usr/share/buoy/add-buoy-user.sh"
 install -D -m 0644 /dev/stdin "$prefix/usr/share/doc/buoy/buoy.toml.example" <<'TOML'
 # /etc/buoy/buoy.toml: what buoy.service downloads at boot, and settings for every `buoy run`.
 # Keys mirror the run flags; flags on the command line override them, and any --url on the
@@ -26,7 +31,7 @@ display = "auto"
 
 [[download]]
 url = "https://example.org/update.img"
-output = "/var/lib/buoy/update.img"
+output = "/var/lib/buoy/update.img"   # the units may write under /var/lib/buoy only
 # sha256 = "<64 hex digits>"   # or "url:https://example.org/update.img.sha256"; leave out to skip the check
 TOML
 if [ ! -e "$prefix/etc/buoy/buoy.env" ]; then
@@ -41,9 +46,11 @@ BUOY_PSPLASH_ARGS=
 ENV
 fi
 if [ -z "$prefix" ]; then
-    # Members of the buoy group may use the daemon's control socket (/run/buoy.sock).
-    getent group buoy >/dev/null || groupadd --system buoy
+    # The units run as the buoy user; members of the buoy group may use the daemon's control
+    # socket (/run/buoy/buoy.sock, linked from /run/buoy.sock).
+    sh "$here/add-buoy-user.sh"
     if command -v systemctl >/dev/null; then
+        systemd-tmpfiles --create /usr/lib/tmpfiles.d/buoy.conf 2>/dev/null || true
         systemctl daemon-reload
         udevadm control --reload 2>/dev/null || true
         echo "install: put the downloads in /etc/buoy/buoy.toml (see /usr/share/doc/buoy/buoy.toml.example), then"

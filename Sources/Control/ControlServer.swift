@@ -3,10 +3,16 @@ import Foundation
 
 /// The daemon side of Buoy's local control socket: line-based JSON requests from operators
 /// (`buoy fetch`, `buoy status`, `buoy cancel` over ssh), JSON event lines back. Non-blocking:
-/// the frame loop calls `poll()` once per frame. Peers are checked by their credentials:
-/// root, the daemon's own user, or members of the socket's group (primary or supplementary).
-/// Clients that subscribe receive progress events: a fetch's client until its job ends, a
-/// watcher until it disconnects.
+/// the frame loop calls `poll()` once per frame (or when `pollDescriptors` say so). Peers are
+/// checked by their credentials: root, the daemon's own user, or members of the socket's group
+/// (primary or supplementary). Clients that subscribe receive progress events: a fetch's
+/// client until its job ends, a watcher until it disconnects.
+///
+/// No client can stall the loop or exhaust the daemon: at most `Limits.maxClients` at once
+/// (more are accepted and closed with an error line), a request line of at most
+/// `maxLineBytes`, a bounded read and a bounded number of requests per client per poll, and
+/// output that is buffered (flushed when the socket takes it, never cut mid-line) up to
+/// `maxPendingOutput`, past which a client that does not read is dropped.
 public final class ControlServer {
     public struct Request: Sendable {
         public var client: Int32
@@ -20,115 +26,110 @@ public final class ControlServer {
         public var description: String { "\(path): \(reason)" }
     }
 
-    public let path: String
-    private let listener: Int32
-    private let allowedGroup: gid_t?
-    private var clients: [Int32: [UInt8]] = [:]
-    /// Subscribed clients; true for watchers (kept after a job ends). Removed on disconnect,
-    /// so a later client that gets the same descriptor number is not mistaken for one.
-    private var subscribers: [Int32: Bool] = [:]
-
-    /// Who is on the other end of a connection.
-    public struct PeerCredentials: Equatable, Sendable {
-        public var uid: uid_t
-        public var gid: gid_t
-        /// Every group the peer is in, supplementary ones included.
-        public var groups: [gid_t]
-
-        public init(uid: uid_t, gid: gid_t, groups: [gid_t]) {
-            self.uid = uid
-            self.gid = gid
-            self.groups = groups
-        }
+    public struct Limits: Equatable, Sendable {
+        public var maxClients = 64
+        public var maxLineBytes = 64 * 1024
+        public var maxPendingOutput = 256 * 1024
+        /// Requests taken from one client per `poll()`; the rest wait for the next.
+        public var maxRequestsPerPoll = 32
+        /// How long a client being let go may take to read its last lines.
+        public var closingGrace = 5.0
+        public init() {}
     }
 
+    struct Client {
+        var uid: uid_t
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        /// When set, the client is let go once `output` is flushed, or at this time at the latest.
+        var closeBy: Double?
+    }
+
+    public let limits: Limits
+    let listener: ListeningSocket
+    let allowedGroup: gid_t?
+    var clients: [Int32: Client] = [:]
+    /// Subscribed clients; true for watchers (kept after a job ends). Removed on disconnect,
+    /// so a later client that gets the same descriptor number is not mistaken for one.
+    var subscribers: [Int32: Bool] = [:]
+    /// A descriptor held back so that, with every other one in use, a pending connection can
+    /// still be accepted and closed instead of waiting in the queue forever.
+    var reserve: Int32
+    private var messages: [String] = []
+
+    public var path: String { listener.path }
+
     /// Listens on `path` (mode 0660, group `group` when given). A stale socket file left by a
-    /// crashed daemon is replaced; a live one is an error.
-    public init(path: String, group: gid_t? = nil) throws {
-        self.path = path
-        if ControlClient.isListening(path) { throw ControlError(path: path, reason: "another buoy is already listening here") }
-        unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlError(path: path, reason: String(cString: strerror(errno))) }
-        var address = try ControlClient.address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ControlError(path: path, reason: "cannot listen: \(reason)")
-        }
-        chmod(path, 0o660)
-        if let group { chown(path, getuid(), group) }
+    /// crashed daemon is replaced; a live socket or any other file there is an error.
+    public init(path: String, group: gid_t? = nil, limits: Limits = Limits()) throws {
+        listener = try ListeningSocket.open(path: path, group: group)
         allowedGroup = group
-        listener = fd
+        self.limits = limits
+        reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     deinit {
         for fd in clients.keys { close(fd) }
-        close(listener)
-        unlink(path)
+        if reserve >= 0 { close(reserve) }
+        listener.close()
     }
 
-    /// Accepts clients and returns the complete requests received since the last call.
+    /// Accepts clients, writes what is pending, and returns the complete requests received
+    /// since the last call.
     public func poll() -> [Request] {
-        while true {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 { break }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            if permitted(fd) {
-                clients[fd] = []
-            } else {
-                send(["event": "error", "message": "permission denied"], to: fd)
-                close(fd)
-            }
-        }
+        acceptPending()
         var requests: [Request] = []
         for fd in Array(clients.keys) {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var closed = false
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n > 0 { clients[fd]! += buffer[0..<n]; continue }
-                if n == 0 || (errno != EAGAIN && errno != EINTR) { closed = true }
-                break
+            flush(fd)
+            // A client let go in an earlier poll is closed here, after its replies were sent.
+            if let client = clients[fd], let closeBy = client.closeBy {
+                if client.output.isEmpty || Self.now() >= closeBy { disconnect(fd) }
+                continue
             }
-            while let end = clients[fd]?.firstIndex(of: 0x0A) {
-                let line = Data(clients[fd]![..<end])
-                clients[fd]!.removeSubrange(...end)
-                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-                      let command = object["cmd"] as? String else {
-                    send(["event": "error", "message": "expected a JSON object with \"cmd\""], to: fd)
-                    continue
-                }
-                var fields: [String: String] = [:]
-                for (k, v) in object where k != "cmd" { fields[k] = "\(v)" }
-                requests.append(Request(client: fd, command: command, fields: fields))
-            }
-            if (clients[fd]?.count ?? 0) > 65536 { closed = true }
-            if closed { disconnect(fd) }
+            if clients[fd] != nil { requests += receive(fd) }
         }
         return requests
     }
 
+    /// What to wait on: the listener for connections, each client for input, and for output
+    /// where some is pending.
+    public var pollDescriptors: [pollfd] {
+        [pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)] + clients.map { fd, client in
+            pollfd(fd: fd, events: Int16(POLLIN) | (client.output.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)
+        }
+    }
+
     public var connectedClients: [Int32] { Array(clients.keys) }
 
-    /// Sends one JSON line; a client that went away is dropped.
+    /// What happened that the daemon's log should show (refused and dropped clients), since
+    /// the last call; client-supplied text in them is escaped.
+    public func takeMessages() -> [String] {
+        defer { messages.removeAll() }
+        return messages
+    }
+
+    /// Queues one JSON line and writes as much as the socket takes; a client that lets more
+    /// than `maxPendingOutput` pile up, or went away, is dropped.
     public func send(_ event: [String: Any], to fd: Int32) {
-        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
-        let line = data + Data([0x0A])
-        let ok = line.withUnsafeBytes { raw -> Bool in
-            var sent = 0
-            while sent < raw.count {
-                let n = Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                sent += n
-            }
-            return true
+        // isValidJSONObject first: serializing a NaN or a non-JSON value must not trap.
+        guard clients[fd] != nil, JSONSerialization.isValidJSONObject(event),
+              let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
+        clients[fd]!.output += data
+        clients[fd]!.output.append(0x0A)
+        if clients[fd]!.output.count > limits.maxPendingOutput {
+            note("dropped a client (uid \(clients[fd]!.uid)) that does not read: over \(limits.maxPendingOutput) bytes waiting for it")
+            disconnect(fd)
+            return
         }
-        if !ok { disconnect(fd) }
+        flush(fd)
+    }
+
+    /// Answers `request` with an error event and notes the refusal, with the asker's uid,
+    /// for the daemon's log (escaped: the reason may quote what the client sent).
+    public func refuse(_ request: Request, _ reason: String) {
+        let uid = clients[request.client].map { "\($0.uid)" } ?? "?"
+        note("refused \(LogText.escaped(request.command)) from uid \(uid): \(LogText.escaped(reason))")
+        send(["event": "error", "message": reason], to: request.client)
     }
 
     public func disconnect(_ fd: Int32) {
@@ -140,143 +141,52 @@ public final class ControlServer {
     /// Sends `client` the progress events from now on: until the current job ends
     /// (`watching` false, the client that asked for a fetch) or until it disconnects.
     public func subscribe(_ client: Int32, watching: Bool) {
-        guard clients[client] != nil else { return }
+        guard let c = clients[client], c.closeBy == nil else { return }
         subscribers[client] = watching || (subscribers[client] ?? false)
     }
 
     public var subscriberCount: Int { subscribers.count }
 
     /// Sends `event` to every subscriber. With `jobEnded`, the clients that only followed the
-    /// job are disconnected after it; watchers stay.
+    /// job are let go after it (once the event is written); watchers stay.
     public func publish(_ event: [String: Any], jobEnded: Bool) {
         for (client, watching) in subscribers {
             send(event, to: client)
-            if jobEnded && !watching { disconnect(client) }
+            if jobEnded && !watching { letGo(client) }
         }
     }
 
-    /// SO_PEERCRED for the peer's user and primary group, and its supplementary groups.
-    private func permitted(_ fd: Int32) -> Bool {
-        guard let peer = Self.peerCredentials(fd) else { return false }
-        return Self.permits(peer, ownUID: getuid(), allowedGroup: allowedGroup)
+    /// Stops reading from `fd`; the next `poll()` closes it once its pending output is written
+    /// (so replies to the requests it just sent still reach it).
+    func letGo(_ fd: Int32) {
+        subscribers.removeValue(forKey: fd)
+        guard clients[fd] != nil, clients[fd]!.closeBy == nil else { return }
+        clients[fd]!.closeBy = Self.now() + limits.closingGrace
     }
 
-    /// The access rule: root, the daemon's own user, or anyone in the socket's group, as
-    /// primary or supplementary group (an operator added to the group keeps their own primary).
-    public static func permits(_ peer: PeerCredentials, ownUID: uid_t, allowedGroup: gid_t?) -> Bool {
-        if peer.uid == 0 || peer.uid == ownUID { return true }
-        guard let allowedGroup else { return false }
-        return peer.gid == allowedGroup || peer.groups.contains(allowedGroup)
-    }
-
-    /// The credentials of the process on the other end of `fd`: SO_PEERCRED, and the groups
-    /// from SO_PEERGROUPS (the peer's own at connect time; Linux 4.13+) or, on older kernels,
-    /// the group database's list for the peer's user.
-    public static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
-        var uid: uid_t = 0, gid: gid_t = 0
-        guard buoy_peer_credentials(fd, &uid, &gid) == 0 else { return nil }
-        let groups = peerGroups(fd) ?? groupList(uid: uid, gid: gid)
-        return PeerCredentials(uid: uid, gid: gid, groups: groups)
-    }
-
-    /// SO_PEERGROUPS; nil where the kernel does not have it.
-    static func peerGroups(_ fd: Int32) -> [gid_t]? {
-        let soPeerGroups: Int32 = 59  // <asm-generic/socket.h>
-        var groups = [gid_t](repeating: 0, count: 64)
-        while true {
-            var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-            let result = groups.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, soPeerGroups, $0.baseAddress, &length) }
-            if result == 0 { return Array(groups.prefix(Int(length) / MemoryLayout<gid_t>.size)) }
-            // ERANGE: the kernel said how much room the list needs.
-            guard errno == ERANGE, Int(length) > groups.count * MemoryLayout<gid_t>.size else { return nil }
-            groups = [gid_t](repeating: 0, count: Int(length) / MemoryLayout<gid_t>.size)
-        }
-    }
-
-    /// getgrouplist for the user with `uid`; just `gid` when the user is unknown.
-    static func groupList(uid: uid_t, gid: gid_t) -> [gid_t] {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return [gid] }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(entry.pw_name, gid, &groups, &count) < 0 {
-            // Too small: count now holds the number needed.
-            groups = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(entry.pw_name, gid, &groups, &count) >= 0 else { return [gid] }
-        }
-        return Array(groups.prefix(Int(count)))
-    }
-}
-
-/// The operator's side: one connection, JSON lines both ways.
-public final class ControlClient {
-    public let fd: Int32
-    private var pending: [UInt8] = []
-    /// The daemon closed the connection (as opposed to a quiet one: `next` timed out).
-    public private(set) var isClosed = false
-
-    public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlServer.ControlError(path: path, reason: String(cString: strerror(errno))) }
-        var address = try Self.address(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ControlServer.ControlError(path: path, reason: "no buoy daemon: \(reason)")
-        }
-    }
-
-    deinit { close(fd) }
-
-    static func address(_ path: String) throws -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ControlServer.ControlError(path: path, reason: "socket path too long")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        return address
-    }
-
-    /// Whether a daemon answers on `path`.
-    public static func isListening(_ path: String) -> Bool {
-        (try? ControlClient(path: path)) != nil
-    }
-
-    public func send(_ request: [String: Any]) throws {
-        let data = try JSONSerialization.data(withJSONObject: request) + Data([0x0A])
-        let ok = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
-        if !ok { throw ControlServer.ControlError(path: "control socket", reason: "the daemon went away") }
-    }
-
-    /// The next event line (blocking up to `timeout` seconds); nil at end or timeout.
-    public func next(timeout: Double = 30) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let end = pending.firstIndex(of: 0x0A) {
-                let line = Data(pending[..<end])
-                pending.removeSubrange(...end)
-                return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+    /// Writes pending output until the socket would block; a broken connection is dropped.
+    private func flush(_ fd: Int32) {
+        while let output = clients[fd]?.output, !output.isEmpty {
+            let n = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n > 0 {
+                clients[fd]!.output.removeFirst(n)
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+                disconnect(fd)
+                return
             }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(left * 1000)) > 0 else { return nil }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 {
-                if n == 0 || (errno != EINTR && errno != EAGAIN) { isClosed = true }
-                return nil
-            }
-            pending += buffer[0..<n]
         }
+    }
+
+    func note(_ message: String) {
+        if messages.count < 100 { messages.append("control: " + message) }
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

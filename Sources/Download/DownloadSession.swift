@@ -1,25 +1,30 @@
 import CCurl
 import Foundation
 
-/// Fetches files with libcurl's multi interface: every transfer advances inside `step`, which
-/// the caller's loop (the frame loop) calls; no thread per transfer.
+/// Fetches files with libcurl's multi interface: every transfer advances inside `step` (or,
+/// driven by the caller's event loop, `socketAction` and `timerFired`); no thread per transfer.
 ///
-/// Each file grows in `DEST.part`; when complete it is fsync'd, checked against its SHA-256
-/// and renamed over DEST in one step, so a failure of any kind leaves the old DEST as it was.
-/// A dropped or stalled transfer is retried with back-off, resuming the `.part` with a Range
-/// request; a server that ignores Range sends the whole file again.
+/// Each file grows in `DEST.part`, opened without following a link and locked (flock) for the
+/// whole transfer, retries included, so two fetches to one DEST never write one file. When
+/// complete it is fsync'd, checked against its SHA-256 and renamed over DEST in one step in
+/// the directory opened at the start, so a failure of any kind leaves the old DEST as it was.
+/// A dropped or stalled transfer is retried with back-off (or the server's Retry-After),
+/// resuming the `.part` with a Range request; a server that answers a Range with the whole file
+/// (200) makes the `.part` start again from zero.
 ///
-/// Nothing in `step` waits on the network or on a whole file: the bytes are hashed as they are
+/// Nothing in a call waits on the network or on a whole file: the bytes are hashed as they are
 /// written, and what is already on disk (the `.part` being resumed, a DEST that may already be
-/// the wanted file) is hashed a bounded slice per step; a `.sha256` URL is one more transfer on
+/// the wanted file) is hashed a bounded slice per call; a `.sha256` URL is one more transfer on
 /// the same multi handle. The frame loop that calls `step` keeps its rate on a large file.
 public final class DownloadSession {
-    /// How long one `step` may spend hashing bytes already on disk or just received.
+    /// How long one call may spend hashing bytes already on disk or just received.
     public static let hashingBudget = 0.005
-    public private(set) var status: DownloadStatus
+    public internal(set) var status: DownloadStatus
     public let policy: DownloadPolicy
-    private var transfers: [Transfer] = []
-    private let multi: UnsafeMutableRawPointer
+    var transfers: [Transfer] = []
+    let multi: UnsafeMutableRawPointer
+    /// Set by `useEventLoop`: the caller's callbacks and curl's last timer request.
+    var eventLoop: EventLoop?
 
     public init(requests: [DownloadRequest], policy: DownloadPolicy = DownloadPolicy()) {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
@@ -43,42 +48,18 @@ public final class DownloadSession {
     public var isFinished: Bool { status.isFinished }
 
     /// Advances every transfer, waiting at most `timeout` seconds for network activity.
-    /// Returns false once every file is done or failed.
+    /// Returns false once every file is done or failed. (Polling mode: not mixed with
+    /// `useEventLoop`.)
     @discardableResult
     public func step(timeout: Double = 0) -> Bool {
-        let now = Self.now()
-        for t in transfers where t.handle == nil && t.checksumHandle == nil && t.destinationCheck == nil {
-            switch status.files[t.index].state {
-            case .queued: start(t)
-            case .retrying: if now >= t.retryAt { start(t) }
-            default: break
-            }
-        }
-        // Bytes curl hands over during this perform are hashed as they are written, within the budget.
-        let deadline = now + Self.hashingBudget
-        for t in transfers { t.hashDeadline = deadline }
+        let deadline = prepare()
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
-        var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
-            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            if let t = transfers.first(where: { $0.handle == easy }) {
-                finish(t, code: message.pointee.data.result)
-            } else if let t = transfers.first(where: { $0.checksumHandle == easy }) {
-                checksumFetched(t, code: message.pointee.data.result)
-            }
-        }
-        for t in transfers where t.handle != nil { updateProgress(t) }
-        syncSome()
-        hashOnDisk(until: max(deadline, Self.now() + Self.hashingBudget / 2))
+        complete(hashingUntil: deadline)
         if status.isFinished { return false }
-        if timeout > 0 {
-            // Hashing still to do on disk: come back at once rather than wait for the network.
-            let busy = transfers.contains { $0.destinationCheck != nil || ($0.hasher != nil && $0.fd >= 0 && $0.hashed < $0.offset + $0.written) }
-            if !busy {
-                var fds: Int32 = 0
-                curl_multi_poll(multi, nil, 0, Int32(max(1, min(timeout, 1) * 1000)), &fds)
-            }
+        if timeout > 0 && !hasWorkOnDisk {
+            var fds: Int32 = 0
+            curl_multi_poll(multi, nil, 0, Int32(max(1, min(timeout, 1) * 1000)), &fds)
         }
         return true
     }
@@ -98,102 +79,86 @@ public final class DownloadSession {
             t.destinationCheck = nil
             status.files[t.index].state = .failed(.cancelled(url: status.files[t.index].request.url))
         }
+        eventLoop?.reschedule(self)
+    }
+
+    // MARK: The one path both modes share
+
+    /// Before curl runs: starts what is due and gives the write callbacks their hashing budget.
+    func prepare() -> Double {
+        let now = Self.now()
+        for t in transfers where t.handle == nil && t.checksumHandle == nil && t.destinationCheck == nil && !t.prefixCheck {
+            switch status.files[t.index].state {
+            case .queued: start(t)
+            case .retrying: if now >= t.retryAt { start(t) }
+            default: break
+            }
+        }
+        // Bytes curl hands over during this call are hashed as they are written, within the budget.
+        let deadline = now + Self.hashingBudget
+        for t in transfers { t.hashDeadline = deadline }
+        return deadline
+    }
+
+    /// After curl ran: finished transfers, progress, a slice of syncing and of hashing on disk.
+    func complete(hashingUntil deadline: Double) {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            if let t = transfers.first(where: { $0.handle == easy }) {
+                finish(t, code: message.pointee.data.result)
+            } else if let t = transfers.first(where: { $0.checksumHandle == easy }) {
+                checksumFetched(t, code: message.pointee.data.result)
+            }
+        }
+        for t in transfers where t.handle != nil { updateProgress(t) }
+        syncSome()
+        hashOnDisk(until: max(deadline, Self.now() + Self.hashingBudget / 2))
+        eventLoop?.reschedule(self)
+    }
+
+    /// Hashing still to do on disk: the caller should come back at once rather than wait for
+    /// the network.
+    var hasWorkOnDisk: Bool {
+        transfers.contains { $0.destinationCheck != nil || ($0.hasher != nil && $0.fd >= 0 && $0.hashed < $0.offset + $0.written) }
+    }
+
+    /// When the next retry is due (monotonic seconds), if one is waiting.
+    var nextRetry: Double? {
+        transfers.filter { t in
+            if case .retrying = status.files[t.index].state { return t.handle == nil && t.checksumHandle == nil }
+            return false
+        }.map(\.retryAt).min()
     }
 
     // MARK: Transfers
 
-    final class Transfer {
-        let index: Int
-        var handle: UnsafeMutableRawPointer?
-        var fd: Int32 = -1
-        /// Bytes already in the .part when this attempt started.
-        var offset: Int64 = 0
-        var written: Int64 = 0
-        var attempt = 0
-        var retryAt = 0.0
-        var diskError: String?
-        var restartedFromZero = false
-        /// The hash of the .part's first `hashed` bytes, when a checksum is expected.
-        var hasher: SHA256?
-        var hashed: Int64 = 0
-        /// Until when the write callback may hash what it writes (the step's budget); later
-        /// bytes are caught up from the file on the next steps.
-        var hashDeadline = 0.0
-        /// The transfer is complete and fsync'd; verification waits for the hash to catch up.
-        var awaitingHash = false
-        /// How much of the .part is known to be on disk: what arrives is synced a few MB at a
-        /// time, so the fsync before the rename has little left to write.
-        var synced: Int64 = 0
-        /// The `.sha256` URL's transfer and what it has sent.
-        var checksumHandle: UnsafeMutableRawPointer?
-        var checksumBytes: [UInt8] = []
-        /// Hashing DEST, a slice per step, to see whether it is already the expected file.
-        var destinationCheck: FileHasher?
-        /// libcurl writes its error message here; it must outlive the handle.
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-
-        init(index: Int) {
-            self.index = index
-            errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        }
-
-        deinit { errorBuffer.deallocate() }
-
-        func closeFile() {
-            if fd >= 0 { Glibc.close(fd); fd = -1 }
-            awaitingHash = false
-        }
-    }
-
-    /// Hashes a file from the start a slice at a time.
-    final class FileHasher {
-        let path: String
-        let fd: Int32
-        var hasher = SHA256()
-        var position: Int64 = 0
-
-        init(path: String) throws {
-            fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw DownloadError.disk(path: path, reason: String(cString: strerror(errno))) }
-            self.path = path
-        }
-
-        deinit { Glibc.close(fd) }
-
-        /// Reads and hashes up to `limit` more bytes; returns the hex digest at the end of the file.
-        func advance(limit: Int) throws -> String? {
-            var buffer = [UInt8](repeating: 0, count: limit)
-            let n = buffer.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress, limit, off_t(position)) }
-            if n < 0 {
-                if errno == EINTR { return nil }
-                throw DownloadError.disk(path: path, reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { return SHA256.hex(hasher.finalize()) }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
-            position += Int64(n)
-            return nil
-        }
-    }
-
     /// Bytes read and hashed per slice of the work on disk.
     static let hashSlice = 1 << 16
 
-    private func isTerminal(_ s: FileStatus.State) -> Bool {
+    func isTerminal(_ s: FileStatus.State) -> Bool {
         if case .done = s { return true }
         if case .failed = s { return true }
         return false
     }
 
-    private func start(_ t: Transfer) {
-        if status.files[t.index].request.sha256 == nil, let checksumURL = status.files[t.index].request.checksumURL {
+    func start(_ t: Transfer) {
+        let request = status.files[t.index].request
+        if t.placement == nil {
+            // Checked once, before anything is fetched or written.
+            for url in [request.url] + (request.checksumURL.map { [$0] } ?? []) {
+                if let refusal = Self.schemeRefusal(url, allowsFile: request.allowsFileScheme) { return fail(t, refusal) }
+            }
+            do { t.placement = try Placement.open(request) } catch { return fail(t, Self.downloadError(error, request)) }
+        }
+        if request.sha256 == nil, let checksumURL = request.checksumURL {
             startChecksumFetch(t, checksumURL)
             return
         }
-        let request = status.files[t.index].request
         t.attempt += 1
         // A destination that already has the expected checksum needs no download: hashed a
-        // slice per step (hashOnDisk), then `destinationChecked` decides.
-        if t.attempt == 1, let _ = request.sha256, let check = try? FileHasher(path: request.destination) {
+        // slice per call (hashOnDisk), then `destinationChecked` decides.
+        if t.attempt == 1, request.sha256 != nil, let placement = t.placement, let check = FileHasher(placement) {
             t.destinationCheck = check
             status.files[t.index].state = .verifying
             return
@@ -202,12 +167,9 @@ public final class DownloadSession {
     }
 
     /// DEST is hashed: the expected file needs nothing more; any other goes on to the download.
-    private func destinationChecked(_ t: Transfer, digest: String?) {
+    private func destinationChecked(_ t: Transfer, digest: String?, size: Int64) {
         t.destinationCheck = nil
-        let request = status.files[t.index].request
-        if let digest, digest == request.sha256 {
-            var st = stat()
-            let size = stat(request.destination, &st) == 0 ? Int64(st.st_size) : 0
+        if let digest, digest == status.files[t.index].request.sha256 {
             status.files[t.index].received = size
             status.files[t.index].expected = size
             status.files[t.index].cached = true
@@ -217,20 +179,13 @@ public final class DownloadSession {
         beginTransfer(t)
     }
 
+    /// Opens and locks the `.part` (kept open and locked across retries), then either checks a
+    /// `.part` already there against the checksum before asking the server anything, or starts
+    /// the request.
     private func beginTransfer(_ t: Transfer) {
-        let request = status.files[t.index].request
-        let part = request.partPath
-        let directory = (request.destination as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            fail(t, .disk(path: directory, reason: "the directory does not exist"))
-            return
-        }
-        // Read too: the part already there (and bytes written past the step's hashing budget)
-        // is hashed back from the file.
-        t.fd = Glibc.open(part, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard t.fd >= 0 else {
-            fail(t, .disk(path: part, reason: String(cString: strerror(errno))))
-            return
+        guard let placement = t.placement else { return }
+        if t.fd < 0 {
+            do { t.fd = try placement.openPart() } catch { return fail(t, Self.downloadError(error, status.files[t.index].request)) }
         }
         var st = stat()
         fstat(t.fd, &st)
@@ -238,81 +193,51 @@ public final class DownloadSession {
         t.synced = t.offset
         t.written = 0
         t.diskError = nil
-        t.restartedFromZero = false
+        t.rangeMismatch = false
+        t.responseChecked = false
         t.awaitingHash = false
-        t.hasher = request.sha256 == nil ? nil : SHA256()
+        t.hasher = status.files[t.index].request.sha256 == nil ? nil : SHA256()
         t.hashed = 0
-        guard let h = curl_easy_init() else {
-            fail(t, .transfer(url: request.url, reason: "libcurl could not create a handle"))
+        status.files[t.index].received = t.offset
+        status.files[t.index].retryDelay = nil
+        if t.hasher != nil && t.offset > 0 {
+            // A `.part` that is already the whole file is installed without a request (a
+            // server ignoring Range would otherwise send it all again, or fail).
+            t.prefixCheck = true
+            status.files[t.index].state = .verifying
             return
         }
-        t.handle = h
-        buoy_curl_set_str(h, CURLOPT_URL, request.url)
-        buoy_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
-        buoy_curl_set_long(h, CURLOPT_MAXREDIRS, policy.maxRedirects)
-        buoy_curl_set_long(h, CURLOPT_FAILONERROR, 1)
-        buoy_curl_set_long(h, CURLOPT_NOSIGNAL, 1)
-        buoy_curl_set_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(policy.connectTimeout * 1000))
-        buoy_curl_set_long(h, CURLOPT_LOW_SPEED_LIMIT, policy.lowSpeedLimit)
-        buoy_curl_set_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(policy.lowSpeedTime.rounded(.up))))
-        buoy_curl_set_str(h, CURLOPT_USERAGENT, "buoy")
-        t.errorBuffer[0] = 0
-        buoy_curl_set_ptr(h, CURLOPT_ERRORBUFFER, t.errorBuffer)
-        if t.offset > 0 { buoy_curl_set_off(h, CURLOPT_RESUME_FROM_LARGE, curl_off_t(t.offset)) }
-        buoy_curl_set_ptr(h, CURLOPT_WRITEDATA, Unmanaged.passUnretained(t).toOpaque())
-        buoy_curl_set_write(h) { data, size, count, user in
-            guard let data, let user else { return 0 }
-            let t = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
-            return DownloadSession.write(t, data, size * count)
-        }
-        status.files[t.index].state = .connecting
-        status.files[t.index].received = t.offset
-        curl_multi_add_handle(multi, h)
+        startRequest(t)
     }
 
-    /// The write callback: append to the .part; a failed write aborts the transfer.
-    static func write(_ t: Transfer, _ data: UnsafeMutablePointer<CChar>, _ length: Int) -> Int {
-        if t.written == 0, t.offset > 0, let h = t.handle {
-            // Asked for a range but got the whole file: start the .part again.
-            var code = 0
-            buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &code)
-            if code == 200 {
-                ftruncate(t.fd, 0)
-                t.offset = 0
-                t.restartedFromZero = true
-                if t.hasher != nil { t.hasher = SHA256(); t.hashed = 0 }
-            }
+    /// The `.part` present before the request is hashed: the expected file is installed, any
+    /// other prefix is resumed (the hash so far carries on with the bytes that arrive).
+    private func prefixChecked(_ t: Transfer) {
+        t.prefixCheck = false
+        guard var copy = t.hasher else { return }
+        if SHA256.hex(copy.finalize()) == status.files[t.index].request.sha256 {
+            status.files[t.index].expected = t.offset
+            status.files[t.index].received = t.offset
+            if fsync(t.fd) != 0 { return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: "fsync failed: \(String(cString: strerror(errno)))")) }
+            verifyAndPlace(t)
+            return
         }
-        var done = 0
-        while done < length {
-            let n = Glibc.write(t.fd, data + done, length - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                t.diskError = String(cString: strerror(errno))
-                return 0
-            }
-            done += n
-        }
-        // Hashed as it is written while the hash is caught up and the step has time left;
-        // otherwise it is read back from the file later.
-        if t.hasher != nil, t.hashed == t.offset + t.written, now() < t.hashDeadline {
-            t.hasher!.update(UnsafeRawBufferPointer(start: data, count: length))
-            t.hashed += Int64(length)
-        }
-        t.written += Int64(length)
-        return length
+        startRequest(t)
     }
 
-    private func updateProgress(_ t: Transfer) {
+    func updateProgress(_ t: Transfer) {
         guard let h = t.handle else { return }
         var length: curl_off_t = -1
         buoy_curl_get_off(h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-        if length >= 0 { status.files[t.index].expected = t.offset + Int64(length) }
+        var code = 0
+        buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &code)
+        // A 200 is the whole file whatever was asked; a 206 continues the `.part`.
+        if length >= 0 { status.files[t.index].expected = (code == 200 ? 0 : t.offset) + Int64(length) }
         status.files[t.index].received = t.offset + t.written
         if t.written > 0 { status.files[t.index].state = .receiving }
     }
 
-    private func detach(_ t: Transfer) {
+    func detach(_ t: Transfer) {
         if let h = t.handle {
             curl_multi_remove_handle(multi, h)
             curl_easy_cleanup(h)
@@ -325,84 +250,102 @@ public final class DownloadSession {
         }
     }
 
+    /// The `.part` starts again from zero (still ours: the lock is held).
+    func truncatePart(_ t: Transfer) {
+        if t.fd >= 0 { ftruncate(t.fd, 0) }
+    }
+
     private func finish(_ t: Transfer, code: CURLcode) {
         updateProgress(t)
         let request = status.files[t.index].request
         var httpStatus = 0
-        if let h = t.handle { buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &httpStatus) }
+        var retryAfter: curl_off_t = 0
+        if let h = t.handle {
+            buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &httpStatus)
+            buoy_curl_get_off(h, CURLINFO_RETRY_AFTER, &retryAfter)
+        }
         let message = String(cString: t.errorBuffer)
         detach(t)
+        let part = t.placement?.shownPart ?? request.partPath
         if let diskError = t.diskError {
-            t.closeFile()
-            unlink(request.partPath)  // free the space; DEST is untouched
-            fail(t, .disk(path: request.partPath, reason: diskError))
-            return
+            // What is in the `.part` is good: it stays for a resume once there is room.
+            return fail(t, .disk(path: part, reason: "\(diskError); the .part is kept to resume"))
+        }
+        if t.rangeMismatch {
+            truncatePart(t)
+            return retryOrFail(t, .transfer(url: request.url, reason: "the server sent another range than the one asked; starting over"))
         }
         if code != CURLE_OK {
-            t.closeFile()
-            let error: DownloadError
-            if code == CURLE_RANGE_ERROR {
-                // The server cannot continue the .part: fetch the whole file again.
-                unlink(request.partPath)
-                error = .transfer(url: request.url, reason: "the server cannot resume; starting over")
-            } else if code == CURLE_HTTP_RETURNED_ERROR {
-                if httpStatus == 416 {
-                    // The .part is not a prefix the server can continue: start over.
-                    unlink(request.partPath)
-                    error = .transfer(url: request.url, reason: "range not satisfiable; restarting")
-                } else {
-                    error = .http(url: request.url, status: httpStatus)
-                }
-            } else {
-                let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
-                error = .transfer(url: request.url, reason: text)
+            if let error = transferError(t, code: code, httpStatus: httpStatus, message: message, retryAfter: Int64(retryAfter)) {
+                return retryOrFail(t, error)
             }
-            retryOrFail(t, error)
-            return
+        } else if httpStatus == 200 && t.offset > 0 && !t.responseChecked {
+            // The whole file, empty, in answer to a Range: what was in the `.part` is not it.
+            truncatePart(t)
+            t.offset = 0
         }
         let received = t.offset + t.written
         if let expected = status.files[t.index].expected, received < expected {
-            t.closeFile()
-            retryOrFail(t, .incomplete(url: request.url, received: received, expected: expected))
-            return
+            return retryOrFail(t, .incomplete(url: request.url, received: received, expected: expected))
         }
         status.files[t.index].expected = status.files[t.index].expected ?? received
         status.files[t.index].state = .verifying
         if fsync(t.fd) != 0 {
-            let reason = String(cString: strerror(errno))
-            t.closeFile()
-            unlink(request.partPath)
-            fail(t, .disk(path: request.partPath, reason: "fsync failed: \(reason)"))
-            return
+            return fail(t, .disk(path: part, reason: "fsync failed: \(String(cString: strerror(errno)))"))
         }
         if t.hasher != nil && t.hashed < received {
-            // The rest is hashed from the file over the next steps (hashOnDisk), then placed.
+            // The rest is hashed from the file over the next calls (hashOnDisk), then placed.
             t.awaitingHash = true
             return
         }
         verifyAndPlace(t)
     }
 
+    /// The error a failed transfer is retried or failed with; nil when the `.part` turns out to
+    /// be complete (a 416 whose Content-Range says the file is as long as it) and the file
+    /// goes on to be placed.
+    private func transferError(_ t: Transfer, code: CURLcode, httpStatus: Int, message: String, retryAfter: Int64) -> DownloadError? {
+        let url = status.files[t.index].request.url
+        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .refused(path: url, reason: "\(text) (only http and https, and never file through a redirect)")
+        case CURLE_RANGE_ERROR:
+            truncatePart(t)
+            return .transfer(url: url, reason: "the server cannot resume; starting over")
+        case CURLE_HTTP_RETURNED_ERROR where httpStatus == 416:
+            if t.offset > 0, t.rangeTotal == t.offset, status.files[t.index].request.sha256 == nil {
+                status.files[t.index].expected = t.offset
+                return nil
+            }
+            // The `.part` is not a prefix the server can continue: start over.
+            truncatePart(t)
+            return .transfer(url: url, reason: "range not satisfiable; restarting")
+        case CURLE_HTTP_RETURNED_ERROR:
+            if (httpStatus == 429 || httpStatus == 503) && retryAfter > 0 { t.retryAfter = Double(retryAfter) }
+            return .http(url: url, status: httpStatus)
+        default:
+            return .transfer(url: url, reason: text)
+        }
+    }
+
     /// The .part is complete and fsync'd, and hashed when a checksum is expected: check it and
-    /// rename it over DEST.
-    private func verifyAndPlace(_ t: Transfer) {
+    /// rename it over DEST (still holding its lock), then let it go.
+    func verifyAndPlace(_ t: Transfer) {
         let request = status.files[t.index].request
         let digest = t.hasher.map { h -> String in var h = h; return SHA256.hex(h.finalize()) }
-        t.closeFile()
         t.hasher = nil
+        guard let placement = t.placement else { return }
         if let expected = request.sha256 {
             let actual = digest ?? ""
             guard actual == expected else {
-                unlink(request.partPath)  // wrong bytes: do not resume from them
-                fail(t, .checksum(path: request.destination, expected: expected, actual: actual))
-                return
+                placement.unlinkPart()  // wrong bytes: do not resume from them
+                t.closeFile()
+                return fail(t, .checksum(path: placement.shown, expected: expected, actual: actual))
             }
         }
-        guard rename(request.partPath, request.destination) == 0 else {
-            fail(t, .disk(path: request.destination, reason: "cannot rename into place: \(String(cString: strerror(errno)))"))
-            return
-        }
-        Self.syncDirectory(of: request.destination)
+        do { try placement.installPart() } catch { return fail(t, Self.downloadError(error, request)) }
+        t.closeFile()
         status.files[t.index].state = .done
     }
 
@@ -418,7 +361,7 @@ public final class DownloadSession {
     }
 
     /// Hashes what is on disk and not hashed yet — DEST being checked, the .part's resumed
-    /// prefix, bytes written past a step's budget — in slices until `deadline`.
+    /// prefix, bytes written past a call's budget — in slices until `deadline`.
     private func hashOnDisk(until deadline: Double) {
         for t in transfers {
             if let check = t.destinationCheck {
@@ -426,136 +369,73 @@ public final class DownloadSession {
                 do {
                     while digest == nil && Self.now() < deadline { digest = try check.advance(limit: Self.hashSlice) }
                 } catch {
-                    destinationChecked(t, digest: nil)  // unreadable: download it again
+                    destinationChecked(t, digest: nil, size: 0)  // unreadable: download it again
                     continue
                 }
-                if let digest { destinationChecked(t, digest: digest) }
+                if let digest { destinationChecked(t, digest: digest, size: check.position) }
                 continue
             }
             guard t.hasher != nil, t.fd >= 0 else { continue }
-            let total = t.offset + t.written
-            var buffer = [UInt8]()
-            while t.hashed < total && Self.now() < deadline {
-                let want = Int(min(Int64(Self.hashSlice), total - t.hashed))
-                if buffer.count < want { buffer = [UInt8](repeating: 0, count: Self.hashSlice) }
-                let n = buffer.withUnsafeMutableBytes { Glibc.pread(t.fd, $0.baseAddress, want, off_t(t.hashed)) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than what was written"
-                    let part = status.files[t.index].request.partPath
-                    detach(t)
-                    t.closeFile()
-                    unlink(part)
-                    fail(t, .disk(path: part, reason: "cannot read it back to hash it: \(reason)"))
-                    break
-                }
-                buffer.withUnsafeBytes { t.hasher!.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
-                t.hashed += Int64(n)
-            }
-            if t.awaitingHash && t.hasher != nil && t.hashed == total { verifyAndPlace(t) }
+            hashPart(t, until: deadline)
+            if t.prefixCheck && t.hasher != nil && t.hashed == t.offset { prefixChecked(t) }
+            if t.awaitingHash && t.hasher != nil && t.hashed == t.offset + t.written { verifyAndPlace(t) }
         }
     }
 
-    private func retryOrFail(_ t: Transfer, _ error: DownloadError) {
-        guard error.isTransient, t.attempt < policy.maxAttempts else {
-            fail(t, error)
-            return
+    /// Reads back and hashes the `.part`'s bytes not hashed yet, until `deadline`.
+    private func hashPart(_ t: Transfer, until deadline: Double) {
+        let total = t.offset + t.written
+        var buffer = [UInt8]()
+        while t.hashed < total && Self.now() < deadline {
+            let want = Int(min(Int64(Self.hashSlice), total - t.hashed))
+            if buffer.count < want { buffer = [UInt8](repeating: 0, count: Self.hashSlice) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.pread(t.fd, $0.baseAddress, want, off_t(t.hashed)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than what was written"
+                t.placement?.unlinkPart()
+                t.prefixCheck = false
+                return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: "cannot read it back to hash it: \(reason)"))
+            }
+            buffer.withUnsafeBytes { t.hasher!.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+            t.hashed += Int64(n)
         }
-        let delay = min(policy.maxRetryDelay, policy.retryDelay * pow(2, Double(t.attempt - 1)))
+    }
+
+    func retryOrFail(_ t: Transfer, _ error: DownloadError) {
+        guard error.isTransient, t.attempt < policy.maxAttempts else { return fail(t, error) }
+        var delay = min(policy.maxRetryDelay, policy.retryDelay * pow(2, Double(t.attempt - 1)))
+        // The server's own wait, within the policy's bound.
+        if let asked = t.retryAfter { delay = max(delay, min(asked, policy.maxRetryAfter)) }
+        t.retryAfter = nil
         t.retryAt = Self.now() + delay
+        status.files[t.index].retryDelay = delay
         status.files[t.index].state = .retrying(attempt: t.attempt + 1)
     }
 
-    private func fail(_ t: Transfer, _ error: DownloadError) {
+    func fail(_ t: Transfer, _ error: DownloadError) {
         detach(t)
-        t.closeFile()
+        t.prefixCheck = false
         // A .part with bytes in it stays for a later resume; an empty one (a 404, a refused
-        // connection) would only be litter beside DEST.
-        let part = status.files[t.index].request.partPath
-        var info = stat()
-        if stat(part, &info) == 0, info.st_size == 0 { unlink(part) }
+        // connection) would only be litter beside DEST. Only ours, while its lock is held.
+        if t.fd >= 0 {
+            var info = stat()
+            if fstat(t.fd, &info) == 0, info.st_size == 0 { t.placement?.unlinkPart() }
+        }
+        t.closeFile()
         status.files[t.index].state = .failed(error)
     }
 
     // MARK: Helpers
 
-    /// Starts fetching a small `.sha256` file on the multi handle (short timeouts: it is a few
-    /// bytes); `checksumFetched` takes the digest and starts the file.
-    private func startChecksumFetch(_ t: Transfer, _ url: String) {
-        guard let h = curl_easy_init() else {
-            t.attempt += 1
-            retryOrFail(t, .transfer(url: url, reason: "libcurl could not create a handle"))
-            return
-        }
-        t.checksumHandle = h
-        t.checksumBytes = []
-        t.errorBuffer[0] = 0
-        buoy_curl_set_str(h, CURLOPT_URL, url)
-        buoy_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
-        buoy_curl_set_long(h, CURLOPT_MAXREDIRS, policy.maxRedirects)
-        buoy_curl_set_long(h, CURLOPT_FAILONERROR, 1)
-        buoy_curl_set_long(h, CURLOPT_NOSIGNAL, 1)
-        buoy_curl_set_long(h, CURLOPT_CONNECTTIMEOUT_MS, Int(min(policy.connectTimeout, 5) * 1000))
-        buoy_curl_set_long(h, CURLOPT_TIMEOUT_MS, 10_000)
-        buoy_curl_set_str(h, CURLOPT_USERAGENT, "buoy")
-        buoy_curl_set_ptr(h, CURLOPT_ERRORBUFFER, t.errorBuffer)
-        buoy_curl_set_ptr(h, CURLOPT_WRITEDATA, Unmanaged.passUnretained(t).toOpaque())
-        buoy_curl_set_write(h) { data, size, count, user in
-            guard let data, let user else { return 0 }
-            let t = Unmanaged<Transfer>.fromOpaque(user).takeUnretainedValue()
-            guard t.checksumBytes.count < 1 << 16 else { return 0 }  // not a checksum file
-            data.withMemoryRebound(to: UInt8.self, capacity: size * count) { t.checksumBytes += UnsafeBufferPointer(start: $0, count: size * count) }
-            return size * count
-        }
-        status.files[t.index].state = .connecting
-        curl_multi_add_handle(multi, h)
-    }
-
-    /// The `.sha256` transfer ended: with a digest the file starts at once; otherwise it is an
-    /// attempt that failed (retried like the file's own).
-    private func checksumFetched(_ t: Transfer, code: CURLcode) {
-        guard let h = t.checksumHandle, let url = status.files[t.index].request.checksumURL else { return }
-        var httpStatus = 0
-        buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &httpStatus)
-        let message = String(cString: t.errorBuffer)
-        curl_multi_remove_handle(multi, h)
-        curl_easy_cleanup(h)
-        t.checksumHandle = nil
-        let result = code == CURLE_OK ? Self.digest(in: t.checksumBytes, url: url)
-            : .failure(code == CURLE_HTTP_RETURNED_ERROR ? .http(url: url, status: httpStatus)
-                : .transfer(url: url, reason: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message))
-        t.checksumBytes = []
-        switch result {
-        case .success(let digest):
-            status.files[t.index].request.sha256 = digest
-            start(t)
-        case .failure(let error):
-            t.attempt += 1
-            retryOrFail(t, error)
-        }
-    }
-
-    /// The first 64-hex-digit word of a checksum file (`sha256sum` output or the bare digest).
-    static func digest(in bytes: [UInt8], url: String) -> Result<String, DownloadError> {
-        let text = String(decoding: bytes, as: UTF8.self)
-        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "*" || $0 == "\r" })
-        where word.count == 64 && word.allSatisfy(\.isHexDigit) {
-            return .success(word.lowercased())
-        }
-        return .failure(.transfer(url: url, reason: "no SHA-256 digest in the checksum file"))
+    static func downloadError(_ error: Error, _ request: DownloadRequest) -> DownloadError {
+        error as? DownloadError ?? .disk(path: request.shownDestination, reason: "\(error)")
     }
 
     static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    /// The rename is durable only once the directory entry is on disk.
-    static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let fd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); Glibc.close(fd) }
     }
 
     public static func sha256(ofFile path: String) throws -> String {

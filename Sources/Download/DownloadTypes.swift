@@ -5,19 +5,41 @@ public struct DownloadRequest: Equatable, Sendable {
     /// Lower-case hex SHA-256 the finished file must have.
     public var sha256: String?
 
-    public init(url: String, destination: String, sha256: String? = nil, checksumURL: String? = nil) {
+    /// When set, `destination` is a relative path resolved beneath this directory: no `..`,
+    /// no absolute path, no empty component, no symbolic link anywhere on the way (openat2
+    /// RESOLVE_BENEATH, or O_NOFOLLOW at each step); missing intermediate directories are
+    /// created (0755). Anything else fails with `DownloadError.refused` and is never followed.
+    /// The directory itself is the operator's and is opened as given.
+    public var directory: String?
+
+    /// Whether `file://` URLs are accepted (as `url` or `checksumURL`): only for URLs the
+    /// operator typed on the command line, never for one a client sent. A redirect never
+    /// leads to `file:` whatever this says.
+    public var allowsFileScheme: Bool
+
+    public init(url: String, destination: String, sha256: String? = nil, checksumURL: String? = nil,
+                directory: String? = nil, allowsFileScheme: Bool = false) {
         self.url = url
         self.destination = destination
         self.sha256 = sha256?.lowercased()
         self.checksumURL = checksumURL
+        self.directory = directory
+        self.allowsFileScheme = allowsFileScheme
     }
 
     /// A URL whose text holds the expected SHA-256 (`sha256sum` output or the bare digest),
     /// fetched before the file when `sha256` is not given.
     public var checksumURL: String?
 
-    /// Where the file grows until it is complete and verified.
+    /// Where the file grows until it is complete and verified (for messages; with `directory`
+    /// it is relative to it).
     public var partPath: String { destination + ".part" }
+
+    /// DEST as a path for messages: beneath `directory` when one is set.
+    public var shownDestination: String {
+        guard let directory else { return destination }
+        return directory.hasSuffix("/") ? directory + destination : directory + "/" + destination
+    }
 }
 
 /// Timeouts and retries.
@@ -32,6 +54,11 @@ public struct DownloadPolicy: Equatable, Sendable {
     public var lowSpeedLimit = 1
     public var lowSpeedTime = 30.0
     public var maxRedirects = 5
+    /// The longest wait a server's Retry-After (on 429 or 503) may impose before a retry.
+    public var maxRetryAfter = 300.0
+    /// PEM file of the certificate authorities trusted for https (CURLOPT_CAINFO); nil: the
+    /// system's.
+    public var caFile: String?
 
     public init() {}
 }
@@ -46,6 +73,12 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case disk(path: String, reason: String)
     case incomplete(url: String, received: Int64, expected: Int64)
     case cancelled(url: String)
+    /// Refused before anything was written or fetched: a path that leaves the download
+    /// directory or goes through a symbolic link, a `.part` that is not a regular file of ours,
+    /// a URL scheme other than http/https (or a redirect to one).
+    case refused(path: String, reason: String)
+    /// Another session or process holds the `.part`'s lock: it is fetching the same DEST.
+    case busy(path: String)
 
     public var description: String {
         switch self {
@@ -55,6 +88,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .disk(let path, let reason): return "\(path): \(reason)"
         case .incomplete(let url, let received, let expected): return "\(url): connection ended after \(received) of \(expected) bytes"
         case .cancelled(let url): return "\(url): cancelled"
+        case .refused(let path, let reason): return "\(path): refused: \(reason)"
+        case .busy(let path): return "\(path) is being downloaded by another process"
         }
     }
 
@@ -63,7 +98,7 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .transfer, .incomplete: return true
         case .http(_, let status): return status >= 500 || status == 408 || status == 429
-        case .checksum, .disk, .cancelled: return false
+        case .checksum, .disk, .cancelled, .refused, .busy: return false
         }
     }
 }
@@ -81,6 +116,9 @@ public struct FileStatus: Equatable, Sendable {
     public var expected: Int64?
     /// Already present with the right checksum: nothing was fetched.
     public var cached: Bool
+    /// While `.retrying`: how long the wait before the next attempt is, in seconds (the
+    /// back-off, or the server's Retry-After within `DownloadPolicy.maxRetryAfter`).
+    public var retryDelay: Double? = nil
 }
 
 /// All files together: the water level follows `fraction`.

@@ -1,20 +1,58 @@
+/// Where the parse of one document records what it skipped, defaulted or clamped. Shared by
+/// every node of that document (a reference: nodes are values made on the fly), and by nothing else.
+final class ParseLog {
+    private(set) var warnings: [ParseWarning] = []
+    /// Warnings beyond this are counted, not kept: a hostile file could make millions.
+    let maxWarnings: Int
+    private(set) var dropped = 0
+
+    init(maxWarnings: Int = 1000) { self.maxWarnings = maxWarnings }
+
+    func add(_ path: JSONPath, _ message: String) {
+        if warnings.count < maxWarnings { warnings.append(ParseWarning(jsonPath: path.description, message: message)) } else { dropped += 1 }
+    }
+
+    /// The warnings, with one more saying how many were left out.
+    var report: [ParseWarning] {
+        dropped == 0 ? warnings : warnings + [ParseWarning(jsonPath: "", message: "\(dropped) more warnings not shown")]
+    }
+}
+
 /// A JSON value and where it sits, with typed accessors that throw errors naming the path.
+/// Numbers beyond ±`largestMagnitude` (including ones JSON spells too large for a Double) are
+/// clamped to it with a warning: no later arithmetic has to fear infinities.
 struct JSONNode {
     let value: JSONValue
     let path: JSONPath
+    let log: ParseLog
 
-    init(_ value: JSONValue, path: JSONPath) {
+    static let largestMagnitude = 1e15
+
+    init(_ value: JSONValue, path: JSONPath, log: ParseLog) {
         self.value = value
         self.path = path
+        self.log = log
     }
 
     func fail(_ reason: String) -> DecodeError { DecodeError(path: path, reason: reason) }
+
+    func warn(_ message: String) { log.add(path, message) }
+
+    private func clamped(_ v: Double) -> Double {
+        if v.isNaN {
+            warn("number is not a number; 0 used")
+            return 0
+        }
+        let limit = Self.largestMagnitude
+        warn("number \(v) is out of range; clamped to \(v < 0 ? -limit : limit)")
+        return v < 0 ? -limit : limit
+    }
 
     /// The member `key`, or nil when it is absent or null.
     subscript(key: String) -> JSONNode? {
         guard let member = value[key] else { return nil }
         if case .null = member { return nil }
-        return JSONNode(member, path: .key(path, key))
+        return JSONNode(member, path: .key(path, key), log: log)
     }
 
     func required(_ key: String) throws -> JSONNode {
@@ -46,7 +84,7 @@ struct JSONNode {
         guard case .array(let items) = value else { throw fail("expected an array, found \(kindName)") }
         var result: [JSONNode] = []
         result.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() { result.append(JSONNode(item, path: .index(path, i))) }
+        for (i, item) in items.enumerated() { result.append(JSONNode(item, path: .index(path, i), log: log)) }
         return result
     }
 
@@ -59,12 +97,10 @@ struct JSONNode {
     func double() throws -> Double {
         switch value {
         case .number(let v):
-            guard v.isFinite else { throw fail("number out of range") }
-            guard abs(v) <= 1e15 else { throw fail("number \(v) is out of range") }
-            return v
+            return v.isFinite && abs(v) <= Self.largestMagnitude ? v : clamped(v)
         case .bool(let b): return b ? 1 : 0
         case .array(let items) where !items.isEmpty:
-            return try JSONNode(items[0], path: .index(path, 0)).double()
+            return try JSONNode(items[0], path: .index(path, 0), log: log).double()
         default:
             throw fail("expected a number, found \(kindName)")
         }
@@ -72,7 +108,10 @@ struct JSONNode {
 
     func int() throws -> Int {
         let v = try double()
-        guard abs(v) < 1e12 else { throw fail("integer \(v) is out of range") }
+        guard abs(v) < 1e12 else {
+            warn("integer \(v) is out of range; clamped")
+            return v < 0 ? -1_000_000_000_000 : 1_000_000_000_000
+        }
         return Int(v.rounded())
     }
 
@@ -105,7 +144,7 @@ struct JSONNode {
                 if case .number(let v) = item, v.isFinite, abs(v) <= 1e15 {
                     result.append(v)
                 } else {
-                    result.append(try JSONNode(item, path: .index(path, i)).double())
+                    result.append(try JSONNode(item, path: .index(path, i), log: log).double())
                 }
             }
             return result

@@ -259,7 +259,10 @@ public struct Glyph: Sendable {
 public struct ImageAsset: Sendable {
     public enum Source: Sendable {
         case embedded([UInt8])
-        case file(path: String)
+        /// `relativePath` (the file's `u` and `p`) lies beneath `directory` (the animation's
+        /// folder): it has no `..` and is not absolute. It is opened beneath the folder without
+        /// following symbolic links, so it cannot reach outside it.
+        case file(directory: String, relativePath: String)
         case missing
     }
 

@@ -35,10 +35,12 @@ extension Animation {
         do { json = try JSONReader.parse(data) } catch let error as JSONSyntaxError {
             throw ParseError(file: file, jsonPath: "", reason: error.description)
         }
+        let log = ParseLog()
         var parser = LottieParser(baseDirectory: baseDirectory, limits: limits)
         do {
-            var animation = try parser.animation(JSONNode(json, path: .root))
+            var animation = try parser.animation(JSONNode(json, path: .root, log: log))
             if animation.name.isEmpty { animation.name = name }
+            animation.warnings = log.report
             return animation
         } catch let error as DecodeError {
             throw ParseError(file: file, jsonPath: error.path.description, reason: error.reason)
@@ -46,85 +48,146 @@ extension Animation {
     }
 }
 
-/// Walks the JSON tree into the model, counting what it makes against the limits and
-/// collecting warnings for what it skips.
+/// Walks the JSON tree into the model, counting what it makes against the limits. It is
+/// forgiving: only a file with nothing to draw is refused (no size, no readable layer). A
+/// malformed part is skipped, or defaulted, with a warning naming its JSON path
+/// (`recover`/`optional`); only the top level throws.
 struct LottieParser {
     let baseDirectory: String?
     let limits: ParseLimits
-    var warnings: [ParseWarning] = []
     var keyframeCount = 0
+    /// The top composition's in and out points: a layer that lacks its own takes these.
+    var compositionRange = (inPoint: 0.0, outPoint: 60.0)
 
     init(baseDirectory: String?, limits: ParseLimits) {
         self.baseDirectory = baseDirectory
         self.limits = limits
     }
 
-    mutating func warn(_ node: JSONNode, _ message: String) {
-        if warnings.count < 1000 { warnings.append(ParseWarning(jsonPath: node.path.description, message: message)) }
+    func warn(_ node: JSONNode, _ message: String) { node.warn(message) }
+
+    /// Runs `body`; when the part it reads is malformed, warns with the reason and `instead`
+    /// (what happens in its place) and returns nil.
+    mutating func recover<T>(_ node: JSONNode, _ instead: String, _ body: (inout LottieParser) throws -> T) -> T? {
+        do { return try body(&self) } catch let error as DecodeError {
+            node.log.add(error.path, "\(error.reason); \(instead)")
+        } catch {
+            node.warn("\(error); \(instead)")
+        }
+        return nil
+    }
+
+    /// The member `key` read by `read`, or `fallback` when it is absent or malformed (with a warning).
+    mutating func optional<T>(_ node: JSONNode, _ key: String, _ fallback: T, _ read: (inout LottieParser, JSONNode) throws -> T) -> T {
+        guard let member = node[key] else { return fallback }
+        return recover(member, "the default is used") { try read(&$0, member) } ?? fallback
     }
 
     mutating func animation(_ root: JSONNode) throws -> Animation {
         guard root.isObject else { throw root.fail("expected the animation object at the top level, found \(root.kindName)") }
-        let frameRate = try root.required("fr").double()
-        guard frameRate > 0, frameRate <= limits.maxFrameRate else {
-            throw try root.required("fr").fail("frame rate \(frameRate) is out of range (0, \(limits.maxFrameRate)]")
-        }
+        let frameRate = self.frameRate(root)
         let width = try dimension(root.required("w"))
         let height = try dimension(root.required("h"))
-        let inPoint = try root.required("ip").double()
-        let outPoint = try root.required("op").double()
-        guard outPoint > inPoint else {
-            throw try root.required("op").fail("out point \(outPoint) is not after in point \(inPoint)")
+        let layerList = try root.required("layers")
+        guard layerList.isArray else { throw layerList.fail("expected an array of layers, found \(layerList.kindName)") }
+        compositionRange = timeRange(root, layers: layerList)
+        let (assets, references) = self.assets(root)
+        var rootRefs: [(String, String)] = []
+        let layers = self.layers(layerList, references: &rootRefs)
+        if layers.isEmpty && layerList.count > 0 { throw layerList.fail("no layer could be read; nothing to draw") }
+        let drawable = breakPrecompCycles(root: rootRefs, references: references, assets: assets, log: root.log)
+        let (fonts, glyphs) = self.fontsAndGlyphs(root)
+        if root["ddd"].map({ (try? $0.bool()) ?? false }) == true { warn(root, "3D layers are drawn flat") }
+        return Animation(name: optional(root, "nm", "") { try $1.string() }, version: optional(root, "v", "") { try $1.string() },
+                         frameRate: frameRate, inPoint: compositionRange.inPoint, outPoint: compositionRange.outPoint,
+                         width: width, height: height, layers: layers, assets: drawable, markers: markers(root),
+                         fonts: fonts, glyphs: glyphs, warnings: [])
+    }
+
+    /// `fr`, or 30 when it is missing or unusable.
+    mutating func frameRate(_ root: JSONNode) -> Double {
+        let rate = optional(root, "fr", Double.nan) { try $1.double() }
+        if rate > 0, rate <= limits.maxFrameRate { return rate }
+        if let node = root["fr"] { warn(node, "frame rate \(rate) is out of range (0, \(limits.maxFrameRate)]; 30 is used") } else {
+            warn(root, "no frame rate (fr); 30 is used")
         }
+        return 30
+    }
+
+    /// `ip` and `op`; a missing `op` is the latest layer's, an `op` not after `ip` one frame after it.
+    mutating func timeRange(_ root: JSONNode, layers: JSONNode) -> (inPoint: Double, outPoint: Double) {
+        let inPoint = optional(root, "ip", 0) { try $1.double() }
+        if root["ip"] == nil { warn(root, "no in point (ip); 0 is used") }
+        var outPoint = optional(root, "op", Double.nan) { try $1.double() }
+        if outPoint.isNaN {
+            let layerEnds = ((try? layers.array()) ?? []).compactMap { try? $0["op"]?.double() }
+            outPoint = layerEnds.max() ?? inPoint + 60
+            warn(root, "no out point (op); \(outPoint) is used")
+        }
+        if !(outPoint > inPoint) {
+            warn(root["op"] ?? root, "out point \(outPoint) is not after in point \(inPoint); \(inPoint + 1) is used")
+            outPoint = inPoint + 1
+        }
+        return (inPoint, outPoint)
+    }
+
+    mutating func assets(_ root: JSONNode) -> ([String: Asset], [String: [(String, String)]]) {
         var assets: [String: Asset] = [:]
         var references: [String: [(String, String)]] = [:]  // precomp id → (referenced id, json path)
-        if let list = root["assets"] {
-            let nodes = try list.array()
-            guard nodes.count <= limits.maxAssets else { throw list.fail("\(nodes.count) assets; the limit is \(limits.maxAssets)") }
-            for node in nodes {
-                guard let (asset, refs) = try self.asset(node) else { continue }
-                switch asset {
-                case .precomp(let id, _, _):
-                    if assets[id] != nil { warn(node, "duplicate asset id \"\(id)\"; the later one is used") }
-                    assets[id] = asset
-                    references[id] = refs
-                case .image(let image):
-                    assets[image.id] = asset
+        guard let list = root["assets"] else { return (assets, references) }
+        guard var nodes = recover(list, "no asset is read", { _ in try list.array() }) else { return (assets, references) }
+        if nodes.count > limits.maxAssets {
+            warn(list, "\(nodes.count) assets; the limit is \(limits.maxAssets), the rest are skipped")
+            nodes = Array(nodes.prefix(limits.maxAssets))
+        }
+        for node in nodes {
+            guard let (asset, refs) = recover(node, "the asset is skipped", { try $0.asset(node) }) ?? nil else { continue }
+            switch asset {
+            case .precomp(let id, _, _):
+                if assets[id] != nil { warn(node, "duplicate asset id \"\(id)\"; the later one is used") }
+                assets[id] = asset
+                references[id] = refs
+            case .image(let image):
+                assets[image.id] = asset
+            }
+        }
+        return (assets, references)
+    }
+
+    mutating func markers(_ root: JSONNode) -> [Marker] {
+        guard let list = root["markers"], let nodes = recover(list, "markers are skipped", { _ in try list.array() }) else { return [] }
+        return nodes.compactMap { node in
+            recover(node, "the marker is skipped") { p in
+                Marker(name: try node.optionalString("cm") ?? "", time: try node.optionalDouble("tm", default: 0),
+                       duration: try node.optionalDouble("dr", default: 0))
+            }
+        }
+    }
+
+    mutating func fontsAndGlyphs(_ root: JSONNode) -> ([Font], [Glyph]) {
+        var fonts: [Font] = []
+        if let list = root["fonts"]?["list"], let nodes = recover(list, "fonts are skipped", { _ in try list.array() }) {
+            fonts = nodes.compactMap { node in
+                recover(node, "the font is skipped") { _ in
+                    Font(name: try node.optionalString("fName") ?? "", family: try node.optionalString("fFamily") ?? "",
+                         style: try node.optionalString("fStyle") ?? "", ascent: try node.optionalDouble("ascent", default: 75),
+                         path: try node.optionalString("fPath"))
                 }
             }
         }
-        var rootRefs: [(String, String)] = []
-        let layers = try self.layers(try root.required("layers"), references: &rootRefs)
-        try checkPrecompCycles(root: rootRefs, references: references)
-        var markers: [Marker] = []
-        if let list = root["markers"] {
-            for node in try list.array() {
-                markers.append(Marker(name: try node.optionalString("cm") ?? "", time: try node.optionalDouble("tm", default: 0),
-                                      duration: try node.optionalDouble("dr", default: 0)))
-            }
-        }
-        var fonts: [Font] = []
-        if let list = root["fonts"]?["list"] {
-            for node in try list.array() {
-                fonts.append(Font(name: try node.optionalString("fName") ?? "", family: try node.optionalString("fFamily") ?? "",
-                                  style: try node.optionalString("fStyle") ?? "", ascent: try node.optionalDouble("ascent", default: 75),
-                                  path: try node.optionalString("fPath")))
-            }
-        }
         var glyphs: [Glyph] = []
-        if let list = root["chars"] {
-            for node in try list.array() {
-                var shapes: [ShapeItem] = []
-                if let data = node["data"], let items = data["shapes"] { shapes = try self.shapes(items, depth: 0) }
-                glyphs.append(Glyph(character: try node.optionalString("ch") ?? "", family: try node.optionalString("fFamily") ?? "",
-                                    style: try node.optionalString("style") ?? "", size: try node.optionalDouble("size", default: 100),
-                                    advance: try node.optionalDouble("w", default: 0), shapes: shapes))
+        if let list = root["chars"], let nodes = recover(list, "glyphs are skipped", { _ in try list.array() }) {
+            glyphs = nodes.compactMap { node in
+                recover(node, "the glyph is skipped") { p in
+                    var shapes: [ShapeItem] = []
+                    if let data = node["data"], let items = data["shapes"] { shapes = p.shapes(items, depth: 0) }
+                    return Glyph(character: try node.optionalString("ch") ?? "", family: try node.optionalString("fFamily") ?? "",
+                                 style: try node.optionalString("style") ?? "", size: try node.optionalDouble("size", default: 100),
+                                 advance: try node.optionalDouble("w", default: 0), shapes: shapes)
+                }
             }
         }
-        if root["ddd"].map({ (try? $0.bool()) ?? false }) == true { warn(root, "3D layers are drawn flat") }
-        return Animation(name: try root.optionalString("nm") ?? "", version: try root.optionalString("v") ?? "",
-                         frameRate: frameRate, inPoint: inPoint, outPoint: outPoint, width: width, height: height,
-                         layers: layers, assets: assets, markers: markers, fonts: fonts, glyphs: glyphs, warnings: warnings)
+        return (fonts, glyphs)
     }
 
     func dimension(_ node: JSONNode) throws -> Double {
@@ -133,138 +196,181 @@ struct LottieParser {
         return v
     }
 
-    /// A precomp that contains itself, directly or through others, would draw forever.
-    func checkPrecompCycles(root: [(String, String)], references: [String: [(String, String)]]) throws {
+    /// A precomp that contains itself, directly or through others, would draw forever: the
+    /// asset where the cycle closes is dropped (its layers draw nothing), with a warning.
+    func breakPrecompCycles(root: [(String, String)], references: [String: [(String, String)]],
+                            assets: [String: Asset], log: ParseLog) -> [String: Asset] {
         var state: [String: Int] = [:]  // 1 visiting, 2 done
-        func visit(_ id: String, via path: String) throws {
-            if state[id] == 2 { return }
-            if state[id] == 1 { throw DecodeError(path: .key(.root, path), reason: "precomp \"\(id)\" contains itself (a reference cycle)") }
-            state[id] = 1
-            for (child, childPath) in references[id] ?? [] { try visit(child, via: childPath) }
-            state[id] = 2
+        var dropped: Set<String> = []
+        // Depth-first with an explicit stack: a chain of thousands of precomps must not overflow the call stack.
+        func visit(_ start: String) {
+            guard state[start] == nil else { return }
+            var stack: [(id: String, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while let top = stack.last {
+                let children = references[top.id] ?? []
+                if top.next == children.count {
+                    state[top.id] = 2
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let (child, path) = children[top.next]
+                if state[child] == 1 {
+                    log.add(.key(.root, path), "precomp \"\(child)\" contains itself (a reference cycle); it is not drawn")
+                    dropped.insert(child)
+                } else if state[child] == nil {
+                    state[child] = 1
+                    stack.append((child, 0))
+                }
+            }
         }
-        for (id, path) in root { try visit(id, via: path) }
-        for id in references.keys.sorted() { try visit(id, via: "assets") }
+        for (id, _) in root { visit(id) }
+        for id in references.keys.sorted() { visit(id) }
+        return dropped.isEmpty ? assets : assets.filter { !dropped.contains($0.key) }
     }
 
     mutating func asset(_ node: JSONNode) throws -> (Asset, [(String, String)])? {
         let id = try node.required("id").string()
         if let layerList = node["layers"] {
+            guard layerList.isArray else { throw layerList.fail("expected an array of layers, found \(layerList.kindName)") }
             var refs: [(String, String)] = []
-            let layers = try self.layers(layerList, references: &refs)
-            let frameRate = try node["fr"]?.double()
-            return (.precomp(id: id, layers: layers, frameRate: frameRate), refs)
+            let layers = self.layers(layerList, references: &refs)
+            let frameRate = optional(node, "fr", nil) { try $1.double() } as Double?
+            return (.precomp(id: id, layers: layers, frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }), refs)
         }
         guard let p = try node.optionalString("p") else {
             warn(node, "asset \"\(id)\" has neither layers nor an image; skipped")
             return nil
         }
-        let u = try node.optionalString("u") ?? ""
-        let source: ImageAsset.Source
-        if p.hasPrefix("data:") {
-            if let comma = p.firstIndex(of: ","), let data = Data(base64Encoded: String(p[p.index(after: comma)...]), options: .ignoreUnknownCharacters) {
-                source = .embedded([UInt8](data))
-            } else {
-                warn(node, "image \"\(id)\" has invalid base64 data")
-                source = .missing
-            }
-        } else if let base = baseDirectory {
-            let relative = (u as NSString).appendingPathComponent(p)
-            source = .file(path: relative.hasPrefix("/") ? relative : (base as NSString).appendingPathComponent(relative))
-        } else {
-            source = .missing
-        }
-        let image = ImageAsset(id: id, width: try node.optionalDouble("w", default: 0), height: try node.optionalDouble("h", default: 0),
-                               source: source)
+        let u = optional(node, "u", "") { try $1.string() }
+        let image = ImageAsset(id: id, width: optional(node, "w", 0) { try $1.double() }, height: optional(node, "h", 0) { try $1.double() },
+                               source: imageSource(node, id: id, directory: u, name: p))
         return (.image(image), [])
+    }
+
+    /// Where an image asset's pixels come from: embedded data, or a file beneath the
+    /// animation's folder. A path that would leave the folder is refused with a warning.
+    func imageSource(_ node: JSONNode, id: String, directory: String, name: String) -> ImageAsset.Source {
+        if name.hasPrefix("data:") {
+            if let comma = name.firstIndex(of: ","),
+               let data = Data(base64Encoded: String(name[name.index(after: comma)...]), options: .ignoreUnknownCharacters) {
+                return .embedded([UInt8](data))
+            }
+            warn(node, "image \"\(id)\" has invalid base64 data")
+            return .missing
+        }
+        guard let base = baseDirectory else { return .missing }
+        let relative = directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        if relative.hasPrefix("/") || components.contains("..") || components.isEmpty || relative.utf8.contains(0) {
+            warn(node, "image \"\(id)\" path \"\(relative)\" leaves the animation's folder; not drawn")
+            return .missing
+        }
+        return .file(directory: base.isEmpty ? "." : base, relativePath: components.joined(separator: "/"))
     }
 
     // MARK: Layers
 
-    mutating func layers(_ node: JSONNode, references: inout [(String, String)]) throws -> [Layer] {
-        let nodes = try node.array()
-        guard nodes.count <= limits.maxLayersPerComposition else {
-            throw node.fail("\(nodes.count) layers; the limit is \(limits.maxLayersPerComposition)")
+    mutating func layers(_ node: JSONNode, references: inout [(String, String)]) -> [Layer] {
+        guard var nodes = recover(node, "no layer is read", { _ in try node.array() }) else { return [] }
+        if nodes.count > limits.maxLayersPerComposition {
+            warn(node, "\(nodes.count) layers; the limit is \(limits.maxLayersPerComposition), the rest are skipped")
+            nodes = Array(nodes.prefix(limits.maxLayersPerComposition))
         }
         var result: [Layer] = []
+        var kept: [JSONNode] = []
         result.reserveCapacity(nodes.count)
         for item in nodes {
-            let layer = try self.layer(item)
+            guard let layer = recover(item, "the layer is skipped", { try $0.layer(item) }) else { continue }
             if case .precomp(let refId, _, _) = layer.kind {
                 references.append((refId, item.path.description + ".refId"))
             }
             result.append(layer)
+            kept.append(item)
         }
-        try checkParents(result, nodes: nodes)
+        breakParentLoops(&result, nodes: kept)
         return result
     }
 
-    /// A layer that is its own ancestor has no defined position.
-    func checkParents(_ layers: [Layer], nodes: [JSONNode]) throws {
+    /// A layer that is its own ancestor has no defined position: its parent link is dropped.
+    func breakParentLoops(_ layers: inout [Layer], nodes: [JSONNode]) {
         var parentByIndex: [Int: Int] = [:]
         for layer in layers { if let index = layer.index, parentByIndex[index] == nil { parentByIndex[index] = layer.parent ?? Int.min } }
-        for (position, layer) in layers.enumerated() {
-            guard let start = layer.index, let parent = layer.parent else { continue }
+        for position in layers.indices {
+            guard let start = layers[position].index, let parent = layers[position].parent else { continue }
             let path = JSONPath.key(nodes[position].path, "parent")
-            if parent == start { throw DecodeError(path: path, reason: "layer \(start) is its own parent") }
             var seen: Set<Int> = [start]
             var current = parent
-            while let next = parentByIndex[current], next != Int.min {
-                if seen.contains(current) { throw DecodeError(path: path, reason: "parent chain of layer \(start) loops through layer \(current)") }
+            var loops = parent == start
+            while !loops, let next = parentByIndex[current], next != Int.min {
+                if seen.contains(current) { loops = true; break }
                 seen.insert(current)
                 current = next
             }
+            guard loops else { continue }
+            nodes[position].log.add(path, parent == start ? "layer \(start) is its own parent; the link is dropped"
+                                                          : "parent chain of layer \(start) loops through layer \(current); the link is dropped")
+            layers[position].parent = nil
+            parentByIndex[start] = Int.min
+        }
+    }
+
+    mutating func layerKind(_ node: JSONNode) throws -> LayerKind {
+        let type = try node.required("ty").int()
+        switch type {
+        case 0:
+            return .precomp(refId: try node.required("refId").string(), width: optional(node, "w", 0) { try $1.double() },
+                            height: optional(node, "h", 0) { try $1.double() })
+        case 1:
+            let color = optional(node, "sc", RGBA(r: 0, g: 0, b: 0)) { try $0.hexColor($1) }
+            if node["sc"] == nil { warn(node, "solid layer without a colour (sc); black is used") }
+            return .solid(color: color, width: optional(node, "sw", 0) { try $1.double() }, height: optional(node, "sh", 0) { try $1.double() })
+        case 2:
+            return .image(refId: try node.required("refId").string())
+        case 3:
+            return .null
+        case 4:
+            return .shape(node["shapes"].map { shapes($0, depth: 0) } ?? [])
+        case 5:
+            return .text(try text(node.required("t")))
+        default:
+            warn(node, "layer type \(type) is not supported; the layer is skipped")
+            return .unsupported(type: type)
         }
     }
 
     mutating func layer(_ node: JSONNode) throws -> Layer {
         guard node.isObject else { throw node.fail("expected a layer object, found \(node.kindName)") }
-        let type = try node.required("ty").int()
-        let kind: LayerKind
-        switch type {
-        case 0:
-            kind = .precomp(refId: try node.required("refId").string(), width: try node.optionalDouble("w", default: 0),
-                            height: try node.optionalDouble("h", default: 0))
-        case 1:
-            kind = .solid(color: try hexColor(node.required("sc")), width: try node.optionalDouble("sw", default: 0),
-                          height: try node.optionalDouble("sh", default: 0))
-        case 2:
-            kind = .image(refId: try node.required("refId").string())
-        case 3:
-            kind = .null
-        case 4:
-            kind = .shape(try node["shapes"].map { try shapes($0, depth: 0) } ?? [])
-        case 5:
-            kind = .text(try text(node.required("t")))
-        default:
-            warn(node, "layer type \(type) is not supported; the layer is skipped")
-            kind = .unsupported(type: type)
-        }
-        let inPoint = try node.required("ip").double()
-        let outPoint = try node.required("op").double()
-        var stretch = try node.optionalDouble("sr", default: 1)
+        let kind = try layerKind(node)
+        let inPoint = optional(node, "ip", compositionRange.inPoint) { try $1.double() }
+        let outPoint = optional(node, "op", compositionRange.outPoint) { try $1.double() }
+        if node["ip"] == nil || node["op"] == nil { warn(node, "layer without ip or op; the composition's is used") }
+        var stretch = optional(node, "sr", 1) { try $1.double() }
         if stretch == 0 {
             warn(node, "time stretch 0 treated as 1")
             stretch = 1
         }
-        var masks: [Mask] = []
-        if let list = node["masksProperties"] {
-            for m in try list.array() { masks.append(try mask(m)) }
-        }
-        var effects: [Effect] = []
-        if let list = node["ef"] {
-            for e in try list.array() { effects.append(try effect(e)) }
-        }
-        let blend = try node["bm"]?.int() ?? 0
-        let matte = try node["tt"]?.int() ?? 0
+        let masks = list(node, "masksProperties", "the mask is skipped") { try $0.mask($1) }
+        let effects = list(node, "ef", "the effect is skipped") { try $0.effect($1) }
+        let blend = optional(node, "bm", 0) { try $1.int() }
+        let matte = optional(node, "tt", 0) { try $1.int() }
         if node["ddd"].map({ (try? $0.bool()) ?? false }) == true { warn(node, "3D layer drawn flat") }
-        return Layer(name: try node.optionalString("nm") ?? "", index: try node["ind"]?.int(), parent: try node["parent"]?.int(),
-                     kind: kind, inPoint: inPoint, outPoint: outPoint, startTime: try node.optionalDouble("st", default: 0),
-                     timeStretch: stretch, transform: try node["ks"].map { try transform($0) } ?? Transform(),
-                     autoOrient: try node.optionalBool("ao"), hidden: try node.optionalBool("hd"),
+        return Layer(name: optional(node, "nm", "") { try $1.string() }, index: optional(node, "ind", nil) { try $1.int() },
+                     parent: optional(node, "parent", nil) { try $1.int() },
+                     kind: kind, inPoint: inPoint, outPoint: outPoint, startTime: optional(node, "st", 0) { try $1.double() },
+                     timeStretch: stretch, transform: optional(node, "ks", Transform()) { $0.transform($1) },
+                     autoOrient: optional(node, "ao", false) { try $1.bool() }, hidden: optional(node, "hd", false) { try $1.bool() },
                      blendMode: BlendMode(rawValue: blend) ?? .normal, masks: masks,
-                     matteMode: MatteMode(rawValue: matte) ?? .none, matteParent: try node["tp"]?.int(),
-                     isMatteSource: try node.optionalBool("td"), timeRemap: try node["tm"].map { try scalar($0) }, effects: effects)
+                     matteMode: MatteMode(rawValue: matte) ?? .none, matteParent: optional(node, "tp", nil) { try $1.int() },
+                     isMatteSource: optional(node, "td", false) { try $1.bool() },
+                     timeRemap: optional(node, "tm", nil) { try $0.scalar($1) }, effects: effects)
+    }
+
+    /// The items of the array `key` read by `read`; a malformed item is skipped with a warning.
+    mutating func list<T>(_ node: JSONNode, _ key: String, _ instead: String, _ read: (inout LottieParser, JSONNode) throws -> T) -> [T] {
+        guard let member = node[key], let items = recover(member, "the list is skipped", { _ in try member.array() }) else { return [] }
+        return items.compactMap { item in recover(item, instead) { try read(&$0, item) } }
     }
 
     func hexColor(_ node: JSONNode) throws -> RGBA {
@@ -277,54 +383,54 @@ struct LottieParser {
     }
 
     mutating func mask(_ node: JSONNode) throws -> Mask {
-        let modeText = try node.optionalString("mode") ?? "a"
+        let modeText = optional(node, "mode", "a") { try $1.string() }
         let mode = MaskMode(rawValue: modeText) ?? {
             warn(node, "mask mode \"\(modeText)\" is not known; treated as add")
             return .add
         }()
-        return Mask(name: try node.optionalString("nm") ?? "", mode: mode, inverted: try node.optionalBool("inv"),
-                    path: try shapePath(node.required("pt")), opacity: try node["o"].map { try scalar($0) } ?? Animated(100),
-                    expansion: try node["x"].map { try scalar($0) } ?? Animated(0))
+        return Mask(name: optional(node, "nm", "") { try $1.string() }, mode: mode, inverted: optional(node, "inv", false) { try $1.bool() },
+                    path: try shapePath(node.required("pt")), opacity: optional(node, "o", Animated(100)) { try $0.scalar($1) },
+                    expansion: optional(node, "x", Animated(0)) { try $0.scalar($1) })
     }
 
     mutating func effect(_ node: JSONNode) throws -> Effect {
-        var values: [EffectValue] = []
-        if let list = node["ef"] {
-            for v in try list.array() {
-                let type = try v["ty"]?.int() ?? -1
-                var value = EffectValue(name: try v.optionalString("nm") ?? "", type: type)
-                if let property = v["v"] {
-                    switch type {
-                    case 2: value.color = try color(property)
-                    case 3: value.point = try vector(property)
-                    case 0, 1, 4, 7, 10: value.scalar = try scalar(property)
-                    default: break
-                    }
-                }
-                values.append(value)
-            }
-        }
-        let type = try node["ty"]?.int() ?? -1
+        guard node.isObject else { throw node.fail("expected an effect object, found \(node.kindName)") }
+        let values = list(node, "ef", "the effect value is skipped") { try $0.effectValue($1) }
+        let type = optional(node, "ty", -1) { try $1.int() }
         if ![20, 21, 25].contains(type) { warn(node, "effect type \(type) is not drawn") }
-        return Effect(type: type, name: try node.optionalString("nm") ?? "", matchName: try node.optionalString("mn") ?? "",
-                      enabled: try node["en"]?.bool() ?? true, values: values)
+        return Effect(type: type, name: optional(node, "nm", "") { try $1.string() }, matchName: optional(node, "mn", "") { try $1.string() },
+                      enabled: optional(node, "en", true) { try $1.bool() }, values: values)
     }
 
-    mutating func transform(_ node: JSONNode) throws -> Transform {
-        var t = Transform()
-        if let a = node["a"] { t.anchor = try vector(a) }
-        if let p = node["p"] {
-            if p["s"].map({ (try? $0.bool()) ?? false }) == true {
-                t.position = .split(x: try scalar(p.required("x")), y: try scalar(p.required("y")))
-            } else {
-                t.position = .combined(try vector(p))
-            }
+    mutating func effectValue(_ node: JSONNode) throws -> EffectValue {
+        guard node.isObject else { throw node.fail("expected an effect value object, found \(node.kindName)") }
+        let type = optional(node, "ty", -1) { try $1.int() }
+        var value = EffectValue(name: optional(node, "nm", "") { try $1.string() }, type: type)
+        switch type {
+        case 2: value.color = optional(node, "v", nil) { try $0.color($1) }
+        case 3: value.point = optional(node, "v", nil) { try $0.vector($1) }
+        case 0, 1, 4, 7, 10: value.scalar = optional(node, "v", nil) { try $0.scalar($1) }
+        default: break
         }
-        if let s = node["s"] { t.scale = try vector(s) }
-        if let r = node["r"] ?? node["rz"] { t.rotation = try scalar(r) }
-        if let o = node["o"] { t.opacity = try scalar(o) }
-        if let sk = node["sk"] { t.skew = try scalar(sk) }
-        if let sa = node["sa"] { t.skewAxis = try scalar(sa) }
+        return value
+    }
+
+    mutating func transform(_ node: JSONNode) -> Transform {
+        var t = Transform()
+        t.anchor = optional(node, "a", t.anchor) { try $0.vector($1) }
+        if let p = node["p"] {
+            t.position = recover(p, "the default position is used") { parser -> PositionProperty in
+                if p["s"].map({ (try? $0.bool()) ?? false }) == true {
+                    return .split(x: try parser.scalar(p.required("x")), y: try parser.scalar(p.required("y")))
+                }
+                return .combined(try parser.vector(p))
+            } ?? t.position
+        }
+        t.scale = optional(node, "s", t.scale) { try $0.vector($1) }
+        t.rotation = optional(node, node["r"] == nil ? "rz" : "r", t.rotation) { try $0.scalar($1) }
+        t.opacity = optional(node, "o", t.opacity) { try $0.scalar($1) }
+        t.skew = optional(node, "sk", t.skew) { try $0.scalar($1) }
+        t.skewAxis = optional(node, "sa", t.skewAxis) { try $0.scalar($1) }
         return t
     }
 
@@ -332,11 +438,9 @@ struct LottieParser {
 
     mutating func text(_ node: JSONNode) throws -> TextData {
         let d = try node.required("d")
-        let list = try d.required("k").array()
-        var keyframes: [Keyframe<TextDocument>] = []
-        for k in list {
-            let doc = try textDocument(k.required("s"))
-            keyframes.append(Keyframe(time: try k.optionalDouble("t", default: 0), value: doc, hold: true))
+        let keyframes = list(d, "k", "the text keyframe is skipped") { p, k -> Keyframe<TextDocument> in
+            let doc = try p.textDocument(k.required("s"))
+            return Keyframe(time: try k.optionalDouble("t", default: 0), value: doc, hold: true)
         }
         guard !keyframes.isEmpty else { throw d.fail("text has no documents") }
         keyframeCount += keyframes.count

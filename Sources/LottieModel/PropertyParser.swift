@@ -10,6 +10,7 @@ extension LottieParser {
         try animated(node, spatial: true) { n in
             let v = try n.doubles()
             guard let x = v.first else { throw n.fail("expected a vector, found an empty array") }
+            if v.count == 1 { n.warn("a vector given as one number; used for both x and y") }
             return Vec2(x: x, y: v.count > 1 ? v[1] : x)
         }
     }
@@ -17,8 +18,11 @@ extension LottieParser {
     /// Colours are 0...1 by the spec; files with 0...255 components are read as such.
     mutating func color(_ node: JSONNode) throws -> Animated<RGBA> {
         try animated(node) { n in
-            let v = try n.doubles()
-            guard v.count >= 3 else { throw n.fail("expected a colour of 3 or 4 numbers, found \(v.count)") }
+            var v = try n.doubles()
+            if v.count < 3 {
+                n.warn("expected a colour of 3 or 4 numbers, found \(v.count); padded with 0")
+                v += Array(repeating: 0, count: 3 - v.count)
+            }
             let scale = v.prefix(3).contains { $0 > 1 } ? 1.0 / 255 : 1
             let alpha = v.count > 3 ? (v[3] > 1 ? v[3] / 255 : v[3]) : 1
             return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: alpha)
@@ -37,8 +41,11 @@ extension LottieParser {
             guard shape.isObject else { throw shape.fail("expected a shape object, found \(shape.kindName)") }
             func points(_ key: String) throws -> [Vec2] {
                 guard let list = shape[key] else { return [] }
-                let items = try list.array()
-                guard items.count <= maxVertices else { throw list.fail("\(items.count) vertices; the limit is \(maxVertices)") }
+                var items = try list.array()
+                if items.count > maxVertices {
+                    list.warn("\(items.count) vertices; the limit is \(maxVertices), the rest are dropped")
+                    items = Array(items.prefix(maxVertices))
+                }
                 var result: [Vec2] = []
                 result.reserveCapacity(items.count)
                 for p in items {
@@ -60,7 +67,7 @@ extension LottieParser {
     }
 
     mutating func gradient(_ node: JSONNode) throws -> Animated<GradientColors> {
-        let count = try node["p"]?.int() ?? 0
+        let count = optional(node, "p", 0) { try $1.int() }
         return try animated(node.required("k")) { n in
             let raw = try n.doubles()
             return GradientColors(colorCount: max(0, min(count, raw.count / 4)), raw: raw)
@@ -86,22 +93,15 @@ extension LottieParser {
         keyframes.reserveCapacity(items.count)
         var previousEnd: T?
         for item in items {
-            guard item.isObject else { throw item.fail("expected a keyframe object, found \(item.kindName)") }
-            let time = try item.required("t").double()
-            let start: T
-            if let s = item["s"] { start = try convert(s) }
-            else if let end = previousEnd { start = end }
-            else if let last = keyframes.last { start = last.value }
-            else { throw DecodeError(path: .key(item.path, "s"), reason: "the first keyframe has no value") }
-            let end = try item["e"].map { try convert($0) }
-            previousEnd = end
-            let hold = try item.optionalBool("h")
-            var kf = Keyframe(time: time, value: start, endValue: end, hold: hold)
-            if let o = item["o"] { kf.easeOut = try easing(o) }
-            if let i = item["i"] { kf.easeIn = try easing(i) }
+            let read = recover(item, "the keyframe is dropped") { p -> (Keyframe<T>, (out: Vec2?, in: Vec2?)) in
+                try p.keyframe(item, previousEnd: previousEnd, previous: keyframes.last?.value, spatial: spatial, convert)
+            }
+            guard let (kf, handles) = read else { continue }
+            previousEnd = kf.endValue
             keyframes.append(kf)
-            if spatial { tangents.append((try item["to"].map(point), try item["ti"].map(point))) }
+            if spatial { tangents.append(handles) }
         }
+        guard !keyframes.isEmpty else { throw k.fail("no keyframe could be read") }
         // Files are written in order; sort defensively so lookup stays correct.
         for i in 1..<keyframes.count where keyframes[i].time < keyframes[i - 1].time {
             warn(k, "keyframes are not in time order; sorted")
@@ -112,6 +112,25 @@ extension LottieParser {
         }
         if spatial { attachSpatialCurves(&keyframes, tangents) }
         return Animated(keyframes: keyframes)
+    }
+
+    /// One keyframe of a list; one without a value of its own takes the previous one's end
+    /// (or value), and the first one without a value is refused (it is dropped).
+    func keyframe<T>(_ item: JSONNode, previousEnd: T?, previous: T?, spatial: Bool,
+                     _ convert: (JSONNode) throws -> T) throws -> (Keyframe<T>, (out: Vec2?, in: Vec2?)) {
+        guard item.isObject else { throw item.fail("expected a keyframe object, found \(item.kindName)") }
+        let time = try item.required("t").double()
+        let start: T
+        if let s = item["s"] { start = try convert(s) }
+        else if let end = previousEnd { start = end }
+        else if let last = previous { start = last }
+        else { throw DecodeError(path: .key(item.path, "s"), reason: "the first keyframe has no value") }
+        let end = try item["e"].map { try convert($0) }
+        var kf = Keyframe(time: time, value: start, endValue: end, hold: try item.optionalBool("h"))
+        if let o = item["o"] { kf.easeOut = try easing(o) }
+        if let i = item["i"] { kf.easeIn = try easing(i) }
+        let handles = spatial ? (try item["to"].map(point), try item["ti"].map(point)) : (nil, nil)
+        return (kf, handles)
     }
 
     func isKeyframeList(_ k: JSONNode) -> Bool {

@@ -9,12 +9,18 @@ public struct AnimationRenderer {
     public private(set) var animation: Animation
     /// The animation as loaded, before any provider.
     public let original: Animation
-    /// Problems found while preparing (an image that would not decode, a missing font).
-    public private(set) var warnings: [String] = []
+    /// Problems found while preparing or drawing (an image that would not decode, a missing font).
+    public var warnings: [String] { prepared + images.warnings + notes.all }
+    private let prepared: [String]
+    /// The limits of work and memory this renderer keeps to.
+    public let budget: RenderBudget
+    /// Budgets exceeded while drawing, each noted once.
+    let notes = RenderNotes()
 
     private(set) var root: Composition
     private(set) var precomps: [String: Composition]
-    let images: [String: Image]
+    /// Image assets, decoded when first drawn.
+    let images: ImageStore
     let text: TextRenderer
     /// Providers in the order they were set; a later one wins where keypaths overlap.
     private var bindings: [(keypath: Keypath, provider: AnyObject)] = []
@@ -30,27 +36,14 @@ public struct AnimationRenderer {
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
-    public init(animation: Animation) {
+    public init(animation: Animation, budget: RenderBudget = RenderBudget()) {
+        self.budget = budget
         self.animation = animation
         original = animation
         (root, precomps) = Self.compositions(of: animation)
-        var images: [String: Image] = [:]
-        var warnings: [String] = []
-        for (id, asset) in animation.assets {
-            switch asset {
-            case .precomp:
-                break
-            case .image(let image):
-                switch ImageDecoding.decode(image) {
-                case .success(let decoded): images[id] = decoded
-                case .failure(let error): warnings.append("image asset \(id): \(error)")
-                }
-            }
-        }
-        self.images = images
-        text = TextRenderer(animation: animation)
-        warnings += text.warnings
-        self.warnings = warnings
+        images = ImageStore(animation: animation, byteBudget: budget.maxImageBytes)
+        text = TextRenderer(animation: animation, budget: budget)
+        prepared = text.warnings
     }
 
     private static func compositions(of animation: Animation) -> (Composition, [String: Composition]) {
@@ -166,5 +159,6 @@ public struct AnimationRenderer {
                                               surfaceWidth: surface.width, surfaceHeight: surface.height)
         var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
+        if let exceeded = compositor.work.exceeded { notes.note("frame budget exceeded (\(exceeded)); the rest of the frame is skipped") }
     }
 }

@@ -37,17 +37,22 @@ enum Effects {
     static func shadow(_ s: DropShadow, of content: Surface, deviceScale: Double = 1) -> Surface {
         var shadow = Surface(width: content.width, height: content.height)
         let radians = s.direction * degreesToRadians
-        let dx = Int((sin(radians) * s.distance * deviceScale).rounded())
-        let dy = Int((-cos(radians) * s.distance * deviceScale).rounded())
-        let a = s.color.a * s.opacity
-        let r = UInt32(s.color.r * 255 + 0.5), g = UInt32(s.color.g * 255 + 0.5), b = UInt32(s.color.b * 255 + 0.5)
         let w = content.width, h = content.height
+        // An offset past the surface moves the shadow wholly off it; clamped there, it stays an Int
+        // and the ranges below stay empty instead of inverted.
+        func pixels(_ v: Double) -> Int { v.isFinite ? Int(max(-Double(w + h + 1), min(Double(w + h + 1), v)).rounded()) : w + h + 1 }
+        let dx = pixels(sin(radians) * s.distance * deviceScale)
+        let dy = pixels(-cos(radians) * s.distance * deviceScale)
+        let a = max(0, min(1, (s.color.a * s.opacity).isFinite ? s.color.a * s.opacity : 0))
+        func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(1, v.isFinite ? v : 0)) * 255 + 0.5) }
+        let r = channel(s.color.r), g = channel(s.color.g), b = channel(s.color.b)
         content.pixels.withUnsafeBufferPointer { src in
             shadow.pixels.withUnsafeMutableBufferPointer { dst in
+                guard max(0, dy) < min(h, h + dy), max(0, dx) < min(w, w + dx) else { return }
                 for y in max(0, dy)..<min(h, h + dy) {
                     let sy = y - dy
                     for x in max(0, dx)..<min(w, w + dx) {
-                        let alpha = UInt32(Double(src[sy * w + x] >> 24) * a + 0.5)
+                        let alpha = UInt32(Double(src[sy * w + (x - dx)] >> 24) * a + 0.5)
                         if alpha == 0 { continue }
                         dst[y * w + x] = (alpha << 24) | ((r * alpha / 255) << 16) | ((g * alpha / 255) << 8) | (b * alpha / 255)
                     }

@@ -1,19 +1,68 @@
+import Foundation
 import LottieModel
 import Raster
 
-/// Decodes image assets once, when an animation is prepared.
+/// Decodes image assets when they are first drawn (an asset no layer draws costs nothing),
+/// within a byte budget for all decoded pixels: an image that does not fit is not drawn, with
+/// one warning. Files are opened beneath the animation's folder without following symbolic
+/// links, so an asset cannot reach outside it. A lock keeps the store safe when one renderer
+/// draws on several threads.
+final class ImageStore: @unchecked Sendable {
+    private let assets: [String: ImageAsset]
+    private let byteBudget: Int
+    private let lock = NSLock()
+    private var decoded: [String: Image?] = [:]
+    private var bytesUsed = 0
+    private var problems: [String] = []
+
+    init(animation: Animation, byteBudget: Int) {
+        var assets: [String: ImageAsset] = [:]
+        for (id, asset) in animation.assets { if case .image(let image) = asset { assets[id] = image } }
+        self.assets = assets
+        self.byteBudget = byteBudget
+    }
+
+    /// Problems met so far (an image that would not decode, or past the budget).
+    var warnings: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return problems
+    }
+
+    /// The decoded image of asset `id`, or nil when it has none, failed, or is over the budget.
+    func image(_ id: String) -> Image? {
+        lock.lock(); defer { lock.unlock() }
+        if let known = decoded[id] { return known }
+        guard let asset = assets[id] else { return nil }
+        let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
+        switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
+        case .success(let image):
+            bytesUsed += image.width * image.height * 4
+            decoded[id] = image
+            return image
+        case .failure(let error):
+            problems.append("image asset \(id): \(error)")
+            decoded[id] = .some(nil)
+            return nil
+        }
+    }
+}
+
 enum ImageDecoding {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func decode(_ asset: ImageAsset) -> Result<Image, Failure> {
+    /// The largest image file read from disk (a PNG of the largest image allowed is far smaller).
+    static let maxFileBytes = 64 * 1024 * 1024
+
+    static func decode(_ asset: ImageAsset, maxPixels: Int = PNG.maxPixels) -> Result<Image, Failure> {
         do {
             switch asset.source {
             case .embedded(let bytes):
-                return .success(try PNG.decode(bytes))
-            case .file(let path):
-                return .success(try PNG.read(path: path))
+                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
+            case .file(let directory, let relativePath):
+                let bytes = try BeneathFolder.contents(of: relativePath, in: directory, maxBytes: maxFileBytes)
+                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
             case .missing:
                 return .failure(Failure(description: "no image data"))
             }

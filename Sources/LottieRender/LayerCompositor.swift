@@ -8,6 +8,15 @@ struct LayerCompositor {
     let renderer: AnimationRenderer
     let surfaceWidth: Int
     let surfaceHeight: Int
+    /// This frame's work so far, against the renderer's budget.
+    var work: FrameWork
+
+    init(renderer: AnimationRenderer, surfaceWidth: Int, surfaceHeight: Int) {
+        self.renderer = renderer
+        self.surfaceWidth = surfaceWidth
+        self.surfaceHeight = surfaceHeight
+        work = FrameWork(budget: renderer.budget)
+    }
 
     /// Precomps nest; beyond this depth (only reachable through a malformed file that slipped
     /// past the parser's cycle check) nothing more is drawn.
@@ -49,6 +58,7 @@ struct LayerCompositor {
     /// (nil when the file names none) and the matte mode.
     mutating func drawLayer(at position: Int, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
                             opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
+        guard work.takeLayer() else { return }
         let layer = comp.layers[position]
         let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
@@ -56,7 +66,10 @@ struct LayerCompositor {
         let masks = layer.masks.filter { $0.mode != .none }
         let shapes: ShapeTree?
         if case .shape(let items) = layer.kind {
-            shapes = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame)
+            let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, budget: renderer.budget)
+            work.pathElements += tree.elementCount
+            if tree.exhausted { renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements; the rest are skipped") }
+            shapes = tree
         } else {
             shapes = nil
         }
@@ -117,7 +130,7 @@ struct LayerCompositor {
             surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip,
                          cache: renderer.coverageCache)
         case .image(let refId):
-            guard let image = renderer.images[refId] else { return }
+            guard let image = renderer.images.image(refId) else { return }
             var scale = Matrix.identity
             if case .image(let asset)? = renderer.animation.assets[refId], asset.width > 0, asset.height > 0 {
                 scale = .scale(asset.width / Double(image.width), asset.height / Double(image.height))

@@ -139,10 +139,14 @@ enum PathModifiers {
 
     /// Zig-zag: each segment is split into `ridges` pieces whose points are pushed alternately
     /// to either side by `amplitude`.
-    static func zigZag(_ path: RasterPath, amplitude: Double, ridges: Int, smooth: Bool) -> RasterPath {
-        let ridges = max(1, min(ridges, 1000))
+    /// `maxPoints` bounds the output: ridges are reduced so that all segments together make no
+    /// more (a path of 100,000 vertices with 1,000 ridges each would be 10^8 points).
+    static func zigZag(_ path: RasterPath, amplitude: Double, ridges: Int, smooth: Bool, maxPoints: Int = 1_000_000) -> RasterPath {
+        let shapes = contours(of: path)
+        let segmentCount = shapes.reduce(0) { $0 + max(0, $1.vertices.count) }
+        let ridges = max(1, min(ridges, 1000, maxPoints / max(1, segmentCount)))
         var output = RasterPath()
-        for c in contours(of: path) where c.vertices.count > 1 {
+        for c in shapes where c.vertices.count > 1 {
             let n = c.vertices.count
             let segments = c.closed ? n : n - 1
             var points: [Point] = []

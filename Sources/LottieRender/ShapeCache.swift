@@ -29,7 +29,8 @@ final class ShapeCache: @unchecked Sendable {
     /// The shapes of the layer at `position` in `comp` at `frame`, evaluated or reused.
     /// A look-ahead (`counted: false`, the backdrop check before drawing) is left out of the
     /// statistics, which tell how drawing used the cache.
-    func shapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true) -> ShapeTree {
+    func shapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true,
+                budget: RenderBudget = RenderBudget()) -> ShapeTree {
         let key = Key(composition: comp.id, position: position)
         // Versions are read before evaluating: a provider changed meanwhile leaves an entry
         // with an older version, which the next render evaluates again.
@@ -49,7 +50,7 @@ final class ShapeCache: @unchecked Sendable {
             return entry.tree
         }
         lock.unlock()
-        let tree = ShapeTree(items: items, frame: frame)
+        let tree = ShapeTree(items: items, frame: frame, budget: budget)
         lock.lock()
         entries[key] = Entry(frame: frame, versions: versions, tree: tree, uncounted: !counted)
         if counted { counts.evaluated += 1 }

@@ -99,7 +99,7 @@ enum ShapeGeometry {
     static func polystar(_ s: Polystar, at frame: Double) -> RasterPath {
         let points = s.points.value(at: frame)
         guard points.isFinite, points >= 1 else { return RasterPath() }
-        let n = min(Int(points.rounded(.down)), 1000)
+        let n = Int(min(points, 1000).rounded(.down))
         let center = s.position.value(at: frame)
         let outerRadius = s.outerRadius.value(at: frame)
         let outerRound = s.outerRoundness.value(at: frame) / 100

@@ -34,10 +34,26 @@ struct ShapeTree {
     /// Top-most first.
     private(set) var ops: [DrawOp] = []
     let frame: Double
+    let budget: RenderBudget
+    /// Path elements and style references evaluated, against `budget.maxPathElementsPerLayer`.
+    private(set) var elementCount = 0
+    /// Set when the budget stopped the evaluation: the rest of the items were skipped.
+    private(set) var exhausted = false
 
-    init(items: [ShapeItem], frame: Double) {
+    init(items: [ShapeItem], frame: Double, budget: RenderBudget = RenderBudget()) {
         self.frame = frame
+        self.budget = budget
         _ = process(items, matrix: .identity, opacity: 1, depth: 0)
+    }
+
+    /// Counts `n` more elements; false (and exhausted from then on) past the budget.
+    private mutating func spend(_ n: Int) -> Bool {
+        guard !exhausted, elementCount + n <= budget.maxPathElementsPerLayer else {
+            exhausted = true
+            return false
+        }
+        elementCount += n
+        return true
     }
 
     /// Paints the tree, bottom-most style first; shapes unchanged since an earlier frame are
@@ -92,6 +108,7 @@ struct ShapeTree {
     private mutating func processItems(_ items: [ShapeItem], matrix: Matrix, opacity: Double, depth: Int, inherited: [Int]) -> [Int] {
         var scope = inherited
         for item in items where !item.hidden {
+            if exhausted { break }
             switch item.kind {
             case .group(let children):
                 scope += process(children, matrix: matrix, opacity: opacity, depth: depth + 1)
@@ -107,7 +124,8 @@ struct ShapeTree {
             case .polystar(let star):
                 addNode(ShapeGeometry.polystar(star, at: frame), matrix: matrix, to: &scope)
             case .fill, .stroke, .gradientFill, .gradientStroke:
-                if let op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
+                if spend(1 + scope.count),
+                   let op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
                     ops.append(op)
                 }
             case .trim(let start, let end, let offset, let individually):
@@ -121,7 +139,7 @@ struct ShapeTree {
                 if a != 0 { modify(scope, in: matrix) { PathModifiers.puckerBloat($0, amount: a / 100) } }
             case .zigZag(let size, let ridges, let smooth):
                 let s = size.value(at: frame), n = ridges.value(at: frame)
-                if s != 0 && n >= 0 { modify(scope, in: matrix) { PathModifiers.zigZag($0, amplitude: s, ridges: Int(n.rounded()), smooth: smooth) } }
+                if s != 0 && n >= 0 { modify(scope, in: matrix) { PathModifiers.zigZag($0, amplitude: s, ridges: Int(min(n, 10_000).rounded()), smooth: smooth) } }
             case .offsetPath(let amount, let join, let miterLimit):
                 let a = amount.value(at: frame)
                 if a != 0 {
@@ -142,7 +160,7 @@ struct ShapeTree {
     private mutating func repeatItems(_ items: [ShapeItem], _ repeater: Repeater, matrix: Matrix, opacity: Double, depth: Int) -> [Int] {
         let copies = repeater.copies.value(at: frame)
         guard copies.isFinite, copies >= 1 else { return [] }
-        let count = min(Int(copies.rounded(.up)), 1000)
+        let count = Int(min(copies.rounded(.up), Double(budget.maxRepeaterCopies)))
         let offset = repeater.offset.value(at: frame)
         let t = repeater.transform
         let anchor = t.anchor.value(at: frame), position = t.position.value(at: frame)
@@ -152,7 +170,7 @@ struct ShapeTree {
         var scope: [Int] = []
         var blocks: [[DrawOp]] = []
         let outerOps = ops
-        for i in 0..<count {
+        for i in 0..<count where !exhausted {
             let k = Double(i) + offset
             let step = Matrix.translation(-anchor.x, -anchor.y)
                 .concatenating(.scale(pow(scale.x / 100, k), pow(scale.y / 100, k)))
@@ -174,15 +192,18 @@ struct ShapeTree {
     }
 
     private mutating func addNode(_ path: RasterPath, matrix: Matrix, to scope: inout [Int]) {
+        guard spend(path.elements.count + 1) else { return }
         nodes.append(ShapeNode(path: path, matrix: matrix))
         scope.append(nodes.count - 1)
     }
 
     /// Runs a modifier on each shape, in the modifier's group space.
     private mutating func modify(_ ids: [Int], in matrix: Matrix, _ body: (RasterPath) -> RasterPath) {
-        for id in ids {
+        for id in ids where !exhausted {
             bringToSpace(id, matrix)
-            nodes[id].path = body(nodes[id].path)
+            let modified = body(nodes[id].path)
+            guard spend(max(0, modified.elements.count - nodes[id].path.elements.count)) else { return }
+            nodes[id].path = modified
         }
     }
 

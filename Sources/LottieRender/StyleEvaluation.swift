@@ -74,40 +74,55 @@ enum StyleEvaluation {
         return .gradient(.radial(center: s, radius: radius, focal: focal, stops: stops), .identity)
     }
 
+    /// More stops than this are thinned evenly before merging: the shader's colour table has
+    /// far fewer entries, and a file with a million stops must not cost a million per frame.
+    static let maxStops = 1024
+
     /// Merges the colour stops and the opacity stops of a Lottie gradient into one list of
-    /// stops carrying both, at the union of their offsets.
+    /// stops carrying both, at the union of their offsets. Both lists are sorted and walked
+    /// once, side by side (n log n, not n²).
     static func gradientStops(_ g: GradientColors) -> [GradientStop] {
-        let colors = g.colorStops
-        let alphas = g.alphaStops
+        let colors = thinned(g.colorStops).sorted { $0.offset < $1.offset }
+        let alphas = thinned(g.alphaStops).sorted { $0.offset < $1.offset }
         guard !colors.isEmpty else { return [GradientStop(offset: 0, color: .clear)] }
-        var offsets = colors.map { $0.offset }
-        offsets += alphas.map { $0.offset }
-        offsets = Array(Set(offsets.map { clamp01($0) })).sorted()
+        let offsets = Array(Set((colors.map { $0.offset } + alphas.map { $0.offset }).map { clamp01($0) })).sorted()
+        var colorCursor = 0, alphaCursor = 0
         return offsets.map { t in
-            let (r, gg, b) = interpolateColor(colors, at: t)
-            let a = alphas.isEmpty ? 1 : interpolateAlpha(alphas, at: t)
+            let (r, gg, b) = interpolateColor(colors, at: t, cursor: &colorCursor)
+            let a = alphas.isEmpty ? 1 : interpolateAlpha(alphas, at: t, cursor: &alphaCursor)
             return GradientStop(offset: t, color: Color(r: clamp01(r), g: clamp01(gg), b: clamp01(b), a: clamp01(a)))
         }
     }
 
-    private static func interpolateColor(_ stops: [(offset: Double, r: Double, g: Double, b: Double)], at t: Double) -> (Double, Double, Double) {
-        if t <= stops[0].offset { return (stops[0].r, stops[0].g, stops[0].b) }
-        for i in 1..<max(1, stops.count) where t <= stops[i].offset {
-            let a = stops[i - 1], b = stops[i]
-            let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
-            return (a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f)
-        }
-        let last = stops[stops.count - 1]
-        return (last.r, last.g, last.b)
+    static func thinned<T>(_ stops: [T]) -> [T] {
+        guard stops.count > maxStops else { return stops }
+        let step = (stops.count + maxStops - 1) / maxStops
+        return stride(from: 0, to: stops.count, by: step).map { stops[$0] } + [stops[stops.count - 1]]
     }
 
-    private static func interpolateAlpha(_ stops: [(offset: Double, alpha: Double)], at t: Double) -> Double {
-        if t <= stops[0].offset { return stops[0].alpha }
-        for i in 1..<max(1, stops.count) where t <= stops[i].offset {
-            let a = stops[i - 1], b = stops[i]
-            let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
-            return a.alpha + (b.alpha - a.alpha) * f
+    /// The colour at `t` of stops sorted by offset; `cursor` (the first stop at or after the
+    /// previous, smaller `t`) only moves forward.
+    private static func interpolateColor(_ stops: [(offset: Double, r: Double, g: Double, b: Double)], at t: Double,
+                                         cursor: inout Int) -> (Double, Double, Double) {
+        if t <= stops[0].offset { return (stops[0].r, stops[0].g, stops[0].b) }
+        cursor = max(cursor, 1)
+        while cursor < stops.count, t > stops[cursor].offset { cursor += 1 }
+        guard cursor < stops.count else {
+            let last = stops[stops.count - 1]
+            return (last.r, last.g, last.b)
         }
-        return stops[stops.count - 1].alpha
+        let a = stops[cursor - 1], b = stops[cursor]
+        let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
+        return (a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f)
+    }
+
+    private static func interpolateAlpha(_ stops: [(offset: Double, alpha: Double)], at t: Double, cursor: inout Int) -> Double {
+        if t <= stops[0].offset { return stops[0].alpha }
+        cursor = max(cursor, 1)
+        while cursor < stops.count, t > stops[cursor].offset { cursor += 1 }
+        guard cursor < stops.count else { return stops[stops.count - 1].alpha }
+        let a = stops[cursor - 1], b = stops[cursor]
+        let f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 0
+        return a.alpha + (b.alpha - a.alpha) * f
     }
 }

@@ -7,14 +7,29 @@ import Raster
 /// `BUOY_FONT_DIRS` or the system font folders, else DejaVu Sans.
 struct TextRenderer {
     private var glyphs: [String: Glyph] = [:]
+    /// The outlines of the file's glyphs, evaluated once, in ems.
+    private var glyphOutlines: [String: RasterPath] = [:]
+    private let budget: RenderBudget
     private var fontsByName: [String: Font] = [:]
     private let faces: FaceCache
     private(set) var warnings: [String] = []
 
-    init(animation: Animation, fontDirectories: [String] = TextRenderer.defaultFontDirectories()) {
+    init(animation: Animation, fontDirectories: [String] = TextRenderer.defaultFontDirectories(), budget: RenderBudget = RenderBudget()) {
+        self.budget = budget
+        // Glyph outlines share one budget of path elements: a file of thousands of glyphs,
+        // each under a repeater, must not take the memory of thousands of shape layers.
+        var elements = 0
         for glyph in animation.glyphs {
-            glyphs[Self.key(glyph.character, glyph.family, glyph.style)] = glyph
+            let key = Self.key(glyph.character, glyph.family, glyph.style)
+            glyphs[key] = glyph
+            var glyphBudget = budget
+            glyphBudget.maxPathElementsPerLayer = max(0, min(budget.maxPathElementsPerLayer, budget.maxPathElements - elements))
+            // Glyph shapes and advances are stored for a 100-point font.
+            let outline = Self.outline(of: glyph.shapes, budget: glyphBudget).transformed(by: .scale(0.01, 0.01))
+            elements += outline.elements.count
+            glyphOutlines[key] = outline
         }
+        if elements >= budget.maxPathElements { warnings.append("the file's glyphs have more than \(budget.maxPathElements) path elements; the rest are not drawn") }
         for font in animation.fonts { fontsByName[font.name] = font }
         faces = FaceCache(directories: fontDirectories)
     }
@@ -34,9 +49,9 @@ struct TextRenderer {
     /// A glyph's outline in units of the font size (1 = one em), and its advance in ems.
     private func outline(for character: Character, font: Font?, fontName: String) -> (RasterPath, Double)? {
         let family = font?.family ?? fontName, style = font?.style ?? ""
-        if let glyph = glyphs[Self.key(String(character), family, style)] {
-            // Glyph shapes and advances are stored for a 100-point font.
-            return (Self.outline(of: glyph.shapes).transformed(by: .scale(0.01, 0.01)), glyph.advance / 100)
+        let key = Self.key(String(character), family, style)
+        if let glyph = glyphs[key] {
+            return (glyphOutlines[key] ?? RasterPath(), glyph.advance / 100)
         }
         guard let face = faces.face(named: font?.name ?? fontName, family: family, style: style),
               let scalar = character.unicodeScalars.first else { return nil }
@@ -52,12 +67,17 @@ struct TextRenderer {
         let lines = doc.text.split(omittingEmptySubsequences: false) { $0 == "\r" || $0 == "\n" || $0 == "\u{3}" }
         var textPath = RasterPath()
         var y = 0.0
+        // Glyphs and their path elements are counted against the budget; past it the rest of the text is not drawn.
+        var glyphCount = 0, elementCount = 0
         let lineHeight = doc.lineHeight > 0 ? doc.lineHeight : size * 1.2
         for line in lines.prefix(1000) {
             var placed: [(RasterPath, Double)] = []
             var x = 0.0
             for ch in line.prefix(10_000) {
+                guard glyphCount < budget.maxGlyphs, elementCount < budget.maxPathElementsPerLayer else { break }
+                glyphCount += 1
                 if let (path, advance) = outline(for: ch, font: font, fontName: doc.fontName) {
+                    elementCount += path.elements.count
                     placed.append((path, x))
                     x += advance * size + tracking
                 } else {
@@ -91,8 +111,8 @@ struct TextRenderer {
     }
 
     /// All the paths of a glyph's shapes in the glyph's space.
-    static func outline(of items: [ShapeItem]) -> RasterPath {
-        let tree = ShapeTree(items: items, frame: 0)
+    static func outline(of items: [ShapeItem], budget: RenderBudget = RenderBudget()) -> RasterPath {
+        let tree = ShapeTree(items: items, frame: 0, budget: budget)
         var path = RasterPath()
         for node in tree.nodes { path.append(node.path.transformed(by: node.matrix)) }
         return path

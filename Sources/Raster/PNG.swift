@@ -29,7 +29,9 @@ public enum PNG {
         }
     }
 
-    public static func decode(_ bytes: [UInt8]) throws -> Image {
+    /// Decodes a PNG of at most `maxPixels` pixels; a larger one is refused from its header,
+    /// before any pixel memory is allocated.
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = PNG.maxPixels) throws -> Image {
         var image = png_image()
         image.version = png_uint_32(buoy_png_image_version)
         let began = bytes.withUnsafeBytes { raw in
@@ -38,7 +40,7 @@ public enum PNG {
         guard began != 0 else { throw PNGError(path: nil, reason: "not a PNG image (\(message(image)))") }
         defer { png_image_free(&image) }
         let width = Int(image.width), height = Int(image.height)
-        guard width > 0, height > 0, width * height <= maxPixels else {
+        guard width > 0, height > 0, width * height <= min(maxPixels, Self.maxPixels) else {
             throw PNGError(path: nil, reason: "image size \(width)x\(height) is out of range")
         }
         image.format = png_uint_32(buoy_png_format_rgba)

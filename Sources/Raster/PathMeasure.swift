@@ -167,17 +167,21 @@ public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
         var phase = offset.isFinite ? offset.truncatingRemainder(dividingBy: total) : 0
         if phase < 0 { phase += total }
         var index = 0
-        while phase >= pattern[index] {
+        var steps = 0
+        while phase >= pattern[index] && steps < 2 * pattern.count {
+            steps += 1
             phase -= pattern[index]
             index = (index + 1) % pattern.count
         }
         var remaining = pattern[index] - phase
         var position = contour.start
+        // Every step counts against the budget: a dash too small to move `position` (5e-324
+        // beside a length of 100) would otherwise never end the loop.
         while position < contour.end && budget > 0 {
+            budget -= 1
             let end = min(position + remaining, contour.end)
             if index % 2 == 0 && end > position {
                 result.append(measure.segment(from: position, to: end))
-                budget -= 1
             }
             position = end
             index = (index + 1) % pattern.count

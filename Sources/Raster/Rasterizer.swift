@@ -146,6 +146,8 @@ private struct EdgeSink {
     }
 
     private func addClamped(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
+        // A line with a non-finite end covers nothing it could say; NaN would trap in Int().
+        guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
         let w = Double(width)
         var ax = min(max(ax0, 0), w), ay = ay0, bx = min(max(bx0, 0), w), by = by0
         guard ay != by else { return }

@@ -173,7 +173,7 @@ private struct StrokeBuilder {
     private mutating func addCircle(at c: Point) {
         let r = halfWidth
         let step = acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
-        let count = max(8, min(256, Int((Double.pi / max(step, 1e-3)).rounded(.up))))
+        let count = step.isFinite ? max(8, min(256, Int((Double.pi / max(step, 1e-3)).rounded(.up)))) : 8
         var pts: [Point] = []
         for i in 0..<count {
             let t = 2 * Double.pi * Double(i) / Double(count)

@@ -315,7 +315,8 @@ public struct Surface: Sendable {
     /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
     public func blurred(radius: Double) -> Surface {
         guard radius >= 0.5, width > 0, height > 0 else { return self }
-        let box = max(1, Int((radius / 1.7).rounded()))
+        // A box wider than the surface blurs no more than one as wide (and keeps the sums in range).
+        let box = max(1, Int(min(radius / 1.7, Double(max(width, height))).rounded()))
         var result = self
         var scratch = [UInt32](repeating: 0, count: max(width, height))
         for _ in 0..<3 {

@@ -27,7 +27,7 @@ enum AnimationCache {
     static func candidatePath(for path: String) -> String { path + ".new" }
 
     static var policy: DownloadPolicy {
-        var policy = DownloadPolicy()
+        var policy = downloadPolicy(caFile: nil)
         policy.maxAttempts = 2
         policy.retryDelay = 0.5
         policy.connectTimeout = 5
@@ -78,7 +78,7 @@ enum AnimationCache {
             // start afresh rather than splice it (animations are small).
             unlink(candidate)
             unlink(candidate + ".part")
-            session = DownloadSession(requests: [DownloadRequest(url: url, destination: candidate)], policy: AnimationCache.policy)
+            session = DownloadSession(requests: [DownloadRequest(url: url, destination: candidate, allowsFileScheme: true)], policy: AnimationCache.policy)
         }
 
         var isFinished: Bool { outcome != nil }

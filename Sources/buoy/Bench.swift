@@ -34,8 +34,9 @@ struct Bench: ParsableCommand {
         let renderer = try loadRenderer(path: animation)
         let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
         let anim = renderer.animation
-        let width = size?.width ?? Int(anim.width.rounded())
-        let height = size?.height ?? Int(anim.height.rounded())
+        let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
+        let width = size?.width ?? fitted.width
+        let height = size?.height ?? fitted.height
         let viewport = Viewport(width: width, height: height, contentMode: contentMode)
         let total = max(1, Int((anim.outPoint - anim.inPoint).rounded(.down)))
         let n = count ?? total

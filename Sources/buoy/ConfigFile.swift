@@ -17,7 +17,7 @@ import Foundation
 enum ConfigFile {
     static let defaultPath = "/etc/buoy/buoy.toml"
     static let keys: Set<String> = ["animation", "display", "size", "fps", "every", "rotate", "content-mode", "keypath",
-                                    "on-complete", "trace", "trigger", "socket", "psplash-fifo", "input-dir", "mode", "pixel-format", "lift", "loop-segment", "success-segment", "keys", "socket-group", "retry-after", "max-retries", "touch"]
+                                    "on-complete", "trace", "trigger", "socket", "psplash-fifo", "input-dir", "mode", "pixel-format", "lift", "loop-segment", "success-segment", "keys", "socket-group", "retry-after", "max-retries", "touch", "download-dir", "ca-file"]
 
     /// What the file stands for as run flags: its settings, and one group per `[[download]]`
     /// table. Each group carries its own `--sha256` (`none` when the table has no checksum),
@@ -57,7 +57,9 @@ enum ConfigFile {
             guard let eq = line.firstIndex(of: "=") else {
                 throw CommandFailure.badArguments("\(path):\(number + 1): expected key = value")
             }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            // `ca_file` and `ca-file`, `download_dir` and `download-dir` are one key (TOML habit
+            // and the flag's spelling).
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
             let value = try parseValue(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces), path, number + 1)
             if inDownload {
                 guard ["url", "output", "sha256"].contains(key) else {

@@ -21,7 +21,7 @@ struct Fetch: ParsableCommand {
     @Argument(help: "http://, https:// or file:// URL.")
     var url: String
 
-    @Option(name: .shortAndLong, help: "Where the file goes.")
+    @Option(name: .shortAndLong, help: "Where the file goes. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
     var output: String
 
     @Option(help: "Expected SHA-256 (64 hex digits).")
@@ -29,6 +29,9 @@ struct Fetch: ParsableCommand {
 
     @Flag(help: "Report progress as JSON lines on stdout.")
     var json = false
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificate authorities trusted for https (default: $SSL_CERT_FILE, then $CURL_CA_BUNDLE, then the system's).", valueName: "file"))
+    var caFile: String?
 
     @Option(help: "Attempts before giving up.")
     var retries: Int = 5
@@ -44,6 +47,7 @@ struct Fetch: ParsableCommand {
             throw ValidationError("--sha256 must be 64 hex digits")
         }
         guard retries >= 1 else { throw ValidationError("--retries must be at least 1") }
+        try checkCAFile(caFile)
     }
 
     func run() throws {
@@ -52,6 +56,7 @@ struct Fetch: ParsableCommand {
             // Take the display ourselves; no display is not an error for a shell download.
             var arguments = ["--url", url, "--output", output, "--display", display, "--on-complete", "exit"]
             if let sha256 { arguments += ["--sha256", sha256] }
+            if let caFile { arguments += ["--ca-file", caFile] }
             do {
                 let screen = try Run.parse(arguments)
                 return try screen.run()
@@ -59,9 +64,9 @@ struct Fetch: ParsableCommand {
                 // fall through to the terminal-only download
             }
         }
-        var policy = DownloadPolicy()
+        var policy = downloadPolicy(caFile: caFile)
         policy.maxAttempts = retries
-        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256)], policy: policy)
+        let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
         var meter = RateMeter()
@@ -95,8 +100,9 @@ struct Fetch: ParsableCommand {
     /// Hands the download to the daemon and follows its progress events.
     func runThroughDaemon() throws {
         let client = try ControlClient(path: socket)
-        let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
-        var request: [String: Any] = ["cmd": "fetch", "url": url, "output": destination]
+        // The daemon takes a relative DEST inside its download directory (an absolute one must
+        // lie inside it), so it is sent as typed.
+        var request: [String: Any] = ["cmd": "fetch", "url": url, "output": output]
         if let sha256 { request["sha256"] = sha256 }
         try client.send(request)
         let tty = isatty(STDERR_FILENO) != 0
@@ -128,6 +134,20 @@ struct Fetch: ParsableCommand {
     }
 }
 
+/// The download policy of the command line: https trusts `--ca-file`, else $SSL_CERT_FILE, else
+/// $CURL_CA_BUNDLE (the variables curl's own tool reads), else the system's authorities.
+func downloadPolicy(caFile: String?) -> DownloadPolicy {
+    var policy = DownloadPolicy()
+    let environment = ProcessInfo.processInfo.environment
+    policy.caFile = [caFile, environment["SSL_CERT_FILE"], environment["CURL_CA_BUNDLE"]].compactMap { $0 }.first { !$0.isEmpty }
+    return policy
+}
+
+/// A `--ca-file` that cannot be read is a usage error now, not a TLS failure later.
+func checkCAFile(_ caFile: String?) throws {
+    if let caFile, access(caFile, R_OK) != 0 { throw ValidationError("--ca-file \(caFile): \(String(cString: strerror(errno)))") }
+}
+
 /// Progress in one schema for every path — the daemon's events to its clients, `buoy fetch
 /// --json` through a daemon or not, `buoy status` — and one terminal bar drawn from it, so an
 /// operator sees the same figures (bytes, rate, ETA) however the download runs.
@@ -148,7 +168,7 @@ enum ProgressReport {
             e["eta"] = NSNull()
         }
         e["files"] = (status?.files ?? []).map { file -> [String: Any] in
-            var f: [String: Any] = ["url": file.request.url, "output": file.request.destination, "state": fileState(file),
+            var f: [String: Any] = ["url": file.request.url, "output": file.request.shownDestination, "state": fileState(file),
                                     "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? NSNull()]
             if case .failed(let error) = file.state { f["error"] = "\(error)" }
             if file.cached { f["cached"] = true }

@@ -1,3 +1,4 @@
+import Kiosk
 import LottieModel
 import LottieRender
 
@@ -32,4 +33,40 @@ struct StandardError: TextOutputStream {
 /// A progress or status line on standard error (standard output may carry a video stream).
 func printStatus(_ text: String) {
     FileHandleWriter.stderr("buoy: \(text)\n")
+}
+
+/// What `buoy run` shows: the custom animation (a file, or a URL through the cache), or the
+/// built-in one.
+struct RunAnimation {
+    var renderer: AnimationRenderer
+    /// A cached copy is shown at once and refreshed while the screen runs.
+    var refresh: AnimationCache.Refresh?
+    /// For messages: the path or URL given, or "the default animation".
+    var name: String
+}
+
+/// Loads the animation for `buoy run`. A custom animation that is missing, truncated,
+/// unparseable or unreachable (with no cached copy) is not a reason to skip the download it
+/// was meant to decorate: the built-in animation is shown instead, with one warning.
+func loadRunAnimation(_ animation: String?) -> RunAnimation {
+    do {
+        if let animation, animation.contains("://") {
+            let cached = try AnimationCache.open(animation)
+            return RunAnimation(renderer: try loadRenderer(path: cached.path), refresh: cached.refresh, name: animation)
+        } else if let animation {
+            return RunAnimation(renderer: try loadRenderer(path: animation), refresh: nil, name: animation)
+        }
+    } catch {
+        printWarning("\(error); showing the built-in animation instead")
+    }
+    return RunAnimation(renderer: defaultRenderer(), refresh: nil, name: "the default animation")
+}
+
+/// The built-in animation, which ships with Buoy and is tested to parse.
+func defaultRenderer() -> AnimationRenderer {
+    do {
+        return AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
+    } catch {
+        fatalError("the built-in animation does not parse: \(error)")
+    }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import LottieRender
 import Raster
 
-/// `WxH`, e.g. `1920x1080`.
+/// `WxH`, e.g. `1920x1080`; each side at most `RenderBudget.maxOutputSide`.
 struct Size: ExpressibleByArgument, Equatable {
     var width: Int
     var height: Int
@@ -12,7 +12,7 @@ struct Size: ExpressibleByArgument, Equatable {
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+              (1...RenderBudget.maxOutputSide).contains(w), (1...RenderBudget.maxOutputSide).contains(h) else { return nil }
         self.init(width: w, height: h)
     }
 

@@ -73,7 +73,7 @@ struct Play: ParsableCommand {
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
-        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        let presenter = try output.openPresenter(animationSize: RenderBudget.fittedOutputSize(width: anim.width, height: anim.height))
         defer { presenter.close() }
         if loop && duration == nil && presenter.writesFiles {
             // auto:headless:DIR found no display: looping into files would never end.

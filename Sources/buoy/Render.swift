@@ -79,8 +79,9 @@ struct Render: ParsableCommand {
             }
         }
         let anim = renderer.animation
-        let width = size?.width ?? Int(anim.width.rounded())
-        let height = size?.height ?? Int(anim.height.rounded())
+        let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
+        let width = size?.width ?? fitted.width
+        let height = size?.height ?? fitted.height
         let viewport = Viewport(width: width, height: height, contentMode: contentMode)
 
         let frameList: [Double]
@@ -115,7 +116,7 @@ struct Render: ParsableCommand {
         for (lineNumber, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 5, let f = Double(fields[1]), f.isFinite,
-                  let w = Int(fields[2]), let h = Int(fields[3]), (1...16384).contains(w), (1...16384).contains(h) else {
+                  let w = Int(fields[2]), let h = Int(fields[3]), (1...RenderBudget.maxOutputSide).contains(w), (1...RenderBudget.maxOutputSide).contains(h) else {
                 printWarning("\(file):\(lineNumber + 1): expected animation<TAB>frame<TAB>width<TAB>height<TAB>out")
                 failures += 1
                 continue

@@ -77,6 +77,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("socket-group"), help: "Members of this group may use the control socket too.")
     var socketGroup: String?
 
+    @Option(name: .customLong("download-dir"), help: "Where socket clients' fetches land: their output is a name inside it (an absolute one must lie inside it); nothing outside it is written for them.")
+    var downloadDirectory: String = DownloadDirectory.defaultPath
+
     @Option(name: .customLong("retry-after"), help: "After a failed download, try again after this many seconds, doubling after each failure in a row up to 5 minutes (default: only on a key with --trigger input).")
     var retryAfter: Double?
 
@@ -95,6 +98,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificate authorities trusted for https (default: $SSL_CERT_FILE, then $CURL_CA_BUNDLE, then the system's).", valueName: "file"))
+    var caFile: String?
+
     func validate() throws {
         guard !urls.isEmpty || psplashFIFO != nil || socket != nil else {
             throw ValidationError("give at least one --url with its --output, --socket or --psplash-fifo")
@@ -104,6 +110,7 @@ struct Run: ParsableCommand {
         for c in checksums where c != "none" && !c.hasPrefix("url:") && (c.count != 64 || c.contains(where: { !$0.isHexDigit })) {
             throw ValidationError("--sha256 must be 64 hex digits: \(c)")
         }
+        try checkCAFile(caFile)
         if let retryAfter, !(retryAfter > 0 && retryAfter.isFinite) { throw ValidationError("--retry-after must be a positive number of seconds") }
         if let maxRetries {
             guard maxRetries >= 0 else { throw ValidationError("--max-retries must be 0 or more") }
@@ -118,24 +125,16 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let renderer: AnimationRenderer
-        /// A cached animation is shown at once; a new copy is fetched while the screen runs.
-        var animationRefresh: AnimationCache.Refresh?
-        if let animation, animation.contains("://") {
-            let cached = try AnimationCache.open(animation)
-            animationRefresh = cached.refresh
-            renderer = try loadRenderer(path: cached.path)
-        } else if let animation {
-            renderer = try loadRenderer(path: animation)
-        } else {
-            renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
-        }
+        // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
+        let shown = loadRunAnimation(animation)
+        let renderer = shown.renderer
+        var animationRefresh = shown.refresh
         let anim = renderer.animation
-        let animationName = animation ?? "the default animation"
+        let animationName = shown.name
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
-        let presenter = try output.openPresenter(animationSize: (Int(anim.width.rounded()), Int(anim.height.rounded())))
+        let presenter = try output.openPresenter(animationSize: RenderBudget.fittedOutputSize(width: anim.width, height: anim.height))
         defer { presenter.close() }
         let traceFile = try trace.map { path in
             do { return try FrameTrace(path: path) } catch { throw CommandFailure.output("\(error)") }
@@ -150,6 +149,8 @@ struct Run: ParsableCommand {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
+        // Control: socket clients' downloads are confined to the download directory.
+        let downloads = try socket.map { _ in try ControlSetup.prepareDaemon(downloadDirectory: downloadDirectory) }
         do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
@@ -170,11 +171,12 @@ struct Run: ParsableCommand {
         let requests = urls.indices.map { i -> DownloadRequest in
             let given = i < checksums.count ? checksums[i] : nil
             let sum = given == "none" ? nil : given
+            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
             return sum?.hasPrefix("url:") == true
-                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)))
-                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum)
+                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
+                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
-        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests)
+        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests, policy: downloadPolicy(caFile: caFile))
         // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
         let external = requests.isEmpty && control == nil
         let codes = try keys.map { text -> Set<UInt32> in
@@ -247,15 +249,18 @@ struct Run: ParsableCommand {
             for request in control?.poll() ?? [] {
                 switch request.command {
                 case "fetch":
-                    guard let url = request.fields["url"], let output = request.fields["output"] else {
-                        control?.send(["event": "error", "message": "fetch needs url and output"], to: request.client)
+                    let fetch: DownloadRequest
+                    do { fetch = try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads!) } catch {
+                        control?.refuse(request, "refused: \(error)")
                         continue
                     }
                     if let s = session, !s.isFinished {
                         control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
                         continue
                     }
-                    session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: request.fields["sha256"])])
+                    session = DownloadSession(requests: [fetch], policy: downloadPolicy(caFile: caFile))
+                    // A new job: its end is published even when it ends in the state the last one did.
+                    publishedState = nil
                     screen = makeScreen()
                     screen.startDownloading()
                     meter.reset()
@@ -274,7 +279,7 @@ struct Run: ParsableCommand {
                     session?.cancel()
                     control?.send(["event": "ok"], to: request.client)
                 case "message":
-                    show(request.fields["text"] ?? "")
+                    show(LogText.escaped(request.fields["text"] ?? ""))
                     control?.send(["event": "ok"], to: request.client)
                 case "quit":
                     control?.send(["event": "ok"], to: request.client)
@@ -283,6 +288,7 @@ struct Run: ParsableCommand {
                     control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
                 }
             }
+            for m in control?.takeMessages() ?? [] { printStatus(m) }
             if let input, [.downloading, .finishing, .success].contains(screen.state) {
                 // Presses while the screen is busy start nothing; read them now so they do not
                 // wait in the device's buffer (or overflow it) until a failure.
@@ -299,7 +305,7 @@ struct Run: ParsableCommand {
                         printStatus("input: key \(press.code): retrying the download")
                         automaticRetries = 0
                         retryDelay = nil
-                        session = DownloadSession(requests: session!.status.files.map(\.request))
+                        session = DownloadSession(requests: session!.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
                         screen = makeScreen()
                         show("")
                         reported = false
@@ -314,7 +320,7 @@ struct Run: ParsableCommand {
             if let delay = retryDelay, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= delay, let s = session {
                 automaticRetries += 1
                 printStatus("retrying the download (automatic retry \(automaticRetries)\(maxRetries.map { " of \($0)" } ?? ""))")
-                session = DownloadSession(requests: s.status.files.map(\.request))
+                session = DownloadSession(requests: s.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
                 screen = makeScreen()
                 reported = false
                 failure = nil

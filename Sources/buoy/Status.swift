@@ -63,5 +63,9 @@ func ask(_ socket: String, _ request: [String: Any]) throws {
     guard let reply = client.next(timeout: 10) else {
         throw CommandFailure(message: "\(socket): no answer", exitCode: 4)
     }
+    // A refusal (permission denied, too many connections) is not an answer.
+    if reply["event"] as? String == "error" {
+        throw CommandFailure(message: "\(socket): \(reply["message"] as? String ?? "error")", exitCode: 4)
+    }
     ProgressReport.printJSON(reply)
 }

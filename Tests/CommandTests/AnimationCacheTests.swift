@@ -70,11 +70,34 @@ final class AnimationCacheTests: CommandTestCase {
         XCTAssertEqual(try String(contentsOfFile: cached, encoding: .utf8), animation("better"))
     }
 
-    func testABrokenFirstCopyIsRefusedAndNotCached() throws {
+    /// A broken first copy is not cached, and the download runs anyway under the built-in animation.
+    func testABrokenFirstCopyIsNotCachedAndTheDownloadStillRuns() throws {
         try serve("bad.json", "not json at all")
         let (status, log) = try runScreen(animationURL: "\(base)/files/bad.json", name: "bad")
-        XCTAssertEqual(status, 2, log)
+        XCTAssertEqual(status, 0, log)
         XCTAssertTrue(log.contains("not a Lottie animation"), log)
+        XCTAssertTrue(log.contains("showing the built-in animation instead"), log)
         XCTAssertEqual(cachedCopies(), [])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/bad.bin")).count, 20000, "the download ran")
+    }
+
+    /// Issue 10, item 8: a custom animation that is missing, truncated, not Lottie or
+    /// unreachable (no cached copy) never stops the update: one warning, the built-in
+    /// animation, the download done and exit 0.
+    func testAnAnimationThatCannotBeLoadedFallsBackToTheBuiltInOne() throws {
+        let truncated = dir + "/truncated.json"
+        try Data(animation("t").utf8.dropLast(20)).write(to: URL(fileURLWithPath: truncated))
+        let notLottie = dir + "/notlottie.json"
+        try Data(#"{"hello":"world"}"#.utf8).write(to: URL(fileURLWithPath: notLottie))
+        let cases = [("missing", dir + "/no-such-animation.json"), ("truncated", truncated), ("notlottie", notLottie),
+                     ("unreachable", "http://127.0.0.1:9/none.json")]
+        for (name, animation) in cases {
+            let (status, log) = try runScreen(animationURL: animation, name: name)
+            XCTAssertEqual(status, 0, "\(name): \(log)")
+            let warnings = log.components(separatedBy: "\n").filter { $0.contains("showing the built-in animation instead") }
+            XCTAssertEqual(warnings.count, 1, "\(name): \(log)")
+            XCTAssertTrue(warnings.first?.contains(name == "unreachable" ? "127.0.0.1:9" : animation) ?? false, "\(name): \(log)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(name).bin")).count, 20000, "\(name): the download ran")
+        }
     }
 }

@@ -12,7 +12,7 @@ final class DaemonTests: CommandTestCase {
 
     func startDaemon(_ extra: [String] = []) throws -> Process {
         let daemon = try start(["run", "--socket", socket, "--display", "headless:\(dir)/frames", "--size", "64x36", "--every", "1000",
-                                "--on-complete", "hold", "--trace", dir + "/trace.jsonl"] + extra, name: "daemon")
+                                "--on-complete", "hold", "--trace", dir + "/trace.jsonl", "--download-dir", dir] + extra, name: "daemon")
         XCTAssertTrue(waitUntil(20) { FileManager.default.fileExists(atPath: self.socket) }, errors(of: "daemon"))
         return daemon
     }

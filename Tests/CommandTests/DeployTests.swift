@@ -45,6 +45,46 @@ final class DeployTests: XCTestCase {
         XCTAssertTrue(warnings.isEmpty, text)
     }
 
+    /// Every unit is confined: `systemd-analyze security --offline=yes` rates each at most 3.0
+    /// (the old units: 9.5 to 9.6, UNSAFE), and each runs as the buoy user without capabilities.
+    func testEveryUnitIsConfinedToAnExposureOfAtMostThree() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { throw XCTSkip("no systemd-analyze") }
+        for name in ["buoy.service", "buoy-daemon.service", "buoy-psplash.service"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+            process.arguments = ["security", "--offline=yes", "--no-pager", units.appendingPathComponent(name).path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("Overall exposure level for \(name)") }),
+                  let figure = line.split(separator: ":").last?.split(separator: " ").first.flatMap({ Double($0) }) else {
+                if text.contains("Unknown command verb") || text.contains("unrecognized option") { throw XCTSkip("systemd-analyze without security --offline") }
+                XCTFail("\(name): no exposure level in\n\(text)")
+                continue
+            }
+            XCTAssertLessThanOrEqual(figure, 3.0, "\(name)\n\(text)")
+            let unit = try unit(name)
+            XCTAssertEqual(values("User", in: unit), ["buoy"], name)
+            XCTAssertEqual(values("NoNewPrivileges", in: unit), ["yes"], name)
+            XCTAssertEqual(values("ProtectSystem", in: unit), ["strict"], name)
+            XCTAssertTrue(unit.contains("\nCapabilityBoundingSet=\n"), name)
+        }
+    }
+
+    /// The daemon confines socket clients' downloads to a directory of its own, and serves
+    /// the socket from its runtime directory (it cannot create files in /run itself).
+    func testTheDaemonServesItsSocketFromItsRuntimeDirectoryAndConfinesDownloads() throws {
+        let daemon = try unit("buoy-daemon.service")
+        let start = values("ExecStart", in: daemon)
+        XCTAssertEqual(start.firstIndex(of: "--download-dir").map { start[$0 + 1] }, "/var/lib/buoy/downloads")
+        XCTAssertEqual(start.firstIndex(of: "--socket").map { start[$0 + 1] }, "/run/buoy/buoy.sock")
+        XCTAssertEqual(values("RuntimeDirectory", in: daemon), ["buoy"])
+        XCTAssertEqual(values("StateDirectory", in: daemon), ["buoy", "buoy/downloads"])
+    }
+
     func testTheBootJobHandsOverAndTheDaemonComesAfterIt() throws {
         let boot = try unit("buoy.service"), daemon = try unit("buoy-daemon.service")
         // The start job lasts until buoy exits, so what is ordered after it waits for the hand-over.

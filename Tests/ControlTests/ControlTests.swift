@@ -114,7 +114,9 @@ final class ControlTests: XCTestCase {
         server.publish(["event": "done"], jobEnded: true)
         XCTAssertEqual(fetcher.next(timeout: 2)?["event"] as? String, "done")
         XCTAssertEqual(watcher.next(timeout: 2)?["event"] as? String, "done")
-        // The fetch client is let go with its job; the watcher stays for the next one.
+        // The fetch client is let go with its job (closed by the next poll, its last line
+        // written); the watcher stays for the next one.
+        _ = server.poll()
         XCTAssertNil(fetcher.next(timeout: 2))
         XCTAssertTrue(fetcher.isClosed)
         XCTAssertEqual(server.subscriberCount, 1)

@@ -2,8 +2,9 @@ import Download
 import Foundation
 import XCTest
 
-/// Downloads against a real HTTP server on 127.0.0.1 that throttles, drops, stalls and fails.
-final class DownloadTests: XCTestCase {
+/// A real HTTP server on 127.0.0.1 (http_server.py) that throttles, drops, stalls and fails,
+/// and a scratch directory, for each test.
+class DownloadTestCase: XCTestCase {
     var server: Process!
     var serverInput: Pipe!
     var port = 0
@@ -17,6 +18,7 @@ final class DownloadTests: XCTestCase {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("http_server.py").path, logPath]
+            + (try serverOptions())
         let out = Pipe()
         serverInput = Pipe()
         server.standardOutput = out
@@ -27,13 +29,17 @@ final class DownloadTests: XCTestCase {
         XCTAssertGreaterThan(port, 0, "server did not start")
     }
 
+    /// More arguments for http_server.py (a subclass's `--tls CERT KEY`), made in `dir`.
+    func serverOptions() throws -> [String] { [] }
+
     override func tearDown() {
         try? serverInput.fileHandleForWriting.close()
         server.waitUntilExit()
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+    var scheme: String { "http" }
 
     static func body(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(($0 * 7) % 251) } }
 
@@ -62,6 +68,10 @@ final class DownloadTests: XCTestCase {
     func contents(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
     func requests() -> [String] { ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
 
+}
+
+/// Downloads against the loopback server.
+final class DownloadTests: DownloadTestCase {
     func testSHA256KnownVectors() {
         XCTAssertEqual(Self.sha([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(Self.sha(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -270,18 +280,18 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(path, dest + ".part")
         XCTAssertFalse(reason.isEmpty)
         XCTAssertTrue(contents(dest) == Array("old".utf8), "file content differs")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".part"))
+        XCTAssertEqual(contents(dest + ".part")?.count, 64 * 1024, "what fitted is kept to resume")
     }
 
     func testChecksumFromASha256URL() throws {
         let sumFile = dir + "/www.sha256"
         try (Self.sha(Self.body(4096)) + "  payload.bin\n").write(toFile: sumFile, atomically: true, encoding: .utf8)
         let dest = dir + "/out.bin"
-        let good = DownloadSession(requests: [DownloadRequest(url: url("/file/4096"), destination: dest, checksumURL: "file://" + sumFile)],
+        let good = DownloadSession(requests: [DownloadRequest(url: url("/file/4096"), destination: dest, checksumURL: "file://" + sumFile, allowsFileScheme: true)],
                                    policy: fastPolicy).run()
         XCTAssertTrue(good.succeeded, "\(good.errors)")
         try (String(repeating: "a", count: 64) + "\n").write(toFile: sumFile, atomically: true, encoding: .utf8)
-        let bad = DownloadSession(requests: [DownloadRequest(url: url("/file/4000"), destination: dest, checksumURL: "file://" + sumFile)],
+        let bad = DownloadSession(requests: [DownloadRequest(url: url("/file/4000"), destination: dest, checksumURL: "file://" + sumFile, allowsFileScheme: true)],
                                   policy: fastPolicy).run()
         guard case .checksum? = bad.errors.first else { return XCTFail("\(bad.errors)") }
         XCTAssertTrue(contents(dest) == Self.body(4096), "the good file stays")

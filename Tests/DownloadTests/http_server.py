@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server on 127.0.0.1 for Buoy's download tests.
 
-Prints its port on the first line, then serves until stdin closes. Every request is logged
+Prints its port on the first line, then serves until stdin closes. With `--tls CERT KEY` after
+the log file it speaks https with that certificate. Every request is logged
 to the file named by argv[1] as 'METHOD PATH RANGE' lines so tests can check resumes.
 
 Paths (N = size in bytes; the body is byte i = i*7 % 251):
@@ -14,7 +15,12 @@ Paths (N = size in bytes; the body is byte i = i*7 % 251):
   /nolength/N        no Content-Length, closes at the end (?rate=R: R bytes per second)
   /status/C          HTTP status C
   /redirect/N        302 to /file/N
+  /redirect-to?u=URL 302 to URL (any scheme: ftp://, file://, gopher://...)
+  /busy/N?fails=K&after=S[&code=C][&date=1]
+                     the first K requests answer C (default 503) with Retry-After: S seconds
+                     (as an HTTP date with date=1), later ones serve the file
   /flaky/N?fails=K   the first K requests answer 404, later ones serve the file
+  /norange-slow/N?rate=R  ignores Range, R bytes per second
   /files/NAME        the file NAME in the 'files' directory beside the log (404 when absent),
                      read at each request so a test can change what is served
 """
@@ -73,6 +79,23 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if kind == "redirect-to":
+            self.send_response(302)
+            self.send_header("Location", q.get("u", "/"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if kind == "busy" and count < int(q.get("fails", 1)):
+            after = int(q.get("after", 1))
+            self.send_response(int(q.get("code", 503)))
+            if q.get("date"):
+                from email.utils import formatdate
+                self.send_header("Retry-After", formatdate(time.time() + after, usegmt=True))
+            else:
+                self.send_header("Retry-After", str(after))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if kind == "redirect":
             self.send_response(302)
             self.send_header("Location", f"/file/{arg}")
@@ -81,7 +104,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         data = body(arg)
         start = 0
-        if rng.startswith("bytes=") and kind not in ("norange",):
+        if rng.startswith("bytes=") and kind not in ("norange", "norange-slow"):
             start = int(rng[6:].split("-")[0])
             if start >= len(data):
                 self.send_response(416)
@@ -114,7 +137,7 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(5)
             self.close_connection = True
             return
-        if kind == "slow" or (kind == "nolength" and "rate" in q):
+        if kind in ("slow", "norange-slow") or (kind == "nolength" and "rate" in q):
             rate = int(q.get("rate", 10000))
             chunk = max(1, rate // 20)
             for i in range(0, len(part), chunk):
@@ -130,6 +153,12 @@ class Handler(BaseHTTPRequestHandler):
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+if "--tls" in sys.argv:
+    import ssl
+    i = sys.argv.index("--tls")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[i + 1], sys.argv[i + 2])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()

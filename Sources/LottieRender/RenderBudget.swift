@@ -1,0 +1,78 @@
+import Foundation
+
+/// How much work and memory one animation may take, however its file nests precomps,
+/// repeaters and modifiers. Real files stay far inside every figure (the busiest file of the
+/// lottie-ios corpus draws a few hundred layers and some tens of thousands of path elements a
+/// frame); a hostile one is cut off: past a budget, what is left of the frame is skipped and
+/// the renderer warns once (`AnimationRenderer.warnings`).
+public struct RenderBudget: Sendable, Equatable {
+    /// Layers drawn in one frame, counting each instance of a precomp's layers.
+    public var maxLayerDraws = 20_000
+    /// Path elements (moves, lines, curves) evaluated in one frame over all layers.
+    public var maxPathElements = 4_000_000
+    /// Path elements one shape layer may evaluate, repeater copies and modifiers included.
+    public var maxPathElementsPerLayer = 1_000_000
+    /// Copies one repeater draws.
+    public var maxRepeaterCopies = 1_000
+    /// Dash segments one stroke is cut into.
+    public var maxDashSegments = 100_000
+    /// Glyphs drawn in one frame.
+    public var maxGlyphs = 20_000
+    /// Bytes of decoded image pixels kept for the animation's image assets.
+    public var maxImageBytes = 512 * 1024 * 1024
+    /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the
+    /// commands, and an animation drawn at its own size is scaled down to fit.
+    public static let maxOutputSide = 4096
+
+    /// `width` x `height` (an animation's own size) scaled down, keeping its shape, to fit
+    /// `maxOutputSide`; at least 1x1.
+    public static func fittedOutputSize(width: Double, height: Double) -> (width: Int, height: Int) {
+        let w = width.isFinite ? max(1, width) : 1, h = height.isFinite ? max(1, height) : 1
+        let scale = min(1, Double(maxOutputSide) / max(w, h))
+        return (max(1, min(maxOutputSide, Int((w * scale).rounded()))), max(1, min(maxOutputSide, Int((h * scale).rounded()))))
+    }
+
+    public init() {}
+}
+
+/// Counts one frame's work against the budget; `LayerCompositor` holds one per frame.
+struct FrameWork {
+    let budget: RenderBudget
+    var layersDrawn = 0
+    var pathElements = 0
+    var glyphs = 0
+    /// Set when something was skipped.
+    var exceeded: String?
+
+    init(budget: RenderBudget) { self.budget = budget }
+
+    /// Whether one more layer may be drawn; false (and noted) past the budget.
+    mutating func takeLayer() -> Bool {
+        guard layersDrawn < budget.maxLayerDraws, pathElements < budget.maxPathElements else {
+            if exceeded == nil {
+                exceeded = layersDrawn >= budget.maxLayerDraws ? "more than \(budget.maxLayerDraws) layer draws"
+                                                               : "more than \(budget.maxPathElements) path elements"
+            }
+            return false
+        }
+        layersDrawn += 1
+        return true
+    }
+}
+
+/// Notes kept by a renderer across frames (shared by its copies, safe across threads): each
+/// budget that was exceeded is reported once.
+final class RenderNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+
+    func note(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        if !notes.contains(text), notes.count < 100 { notes.append(text) }
+    }
+
+    var all: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return notes
+    }
+}
