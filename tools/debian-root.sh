@@ -40,7 +40,17 @@ debian_root() {
         echo "debian-root: debootstrap failed (log: $tmp.log)" >&2
         return 1
     }
-    [ "$mode" = full ] && chroot "$tmp" apt-get clean
+    if [ "$mode" = full ]; then
+        chroot "$tmp" apt-get clean
+    else
+        # The first stage unpacks only the required packages: unpack the rest it downloaded
+        # (keeping merged /usr's directory symlinks, as debootstrap does).
+        local deb
+        for deb in "$tmp"/var/cache/apt/archives/*.deb; do
+            dpkg-deb --fsys-tarfile "$deb" | tar -C "$tmp" -x --keep-directory-symlink -f - || return 1
+        done
+        rm -f "$tmp"/var/cache/apt/archives/*.deb
+    fi
     echo "$want" > "$tmp/.buoy-root"
     rm -rf "$root" "$tmp.log"
     mv "$tmp" "$root"
@@ -81,8 +91,9 @@ in_root() {
 buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config libpng-dev libfreetype-dev libdrm-dev
     libcurl4-openssl-dev libevdev-dev lld dpkg-dev binutils-aarch64-linux-gnu)
 
-# The arm64 trixie sysroot the cross build compiles and links against (unpacked only): the C
-# libraries' headers, libc and libstdc++ (the static Swift runtime needs it), and Debian's arm64
-# Swift for its runtime, Foundation modules and swift_static.
+# The arm64 trixie root (unpacked only): the sysroot the cross build compiles and links against
+# (the C libraries' headers, libc and libstdc++ the static Swift runtime needs, Debian's arm64
+# Swift for its runtime, Foundation modules and swift_static), and what the arm64 virt board boots
+# (Debian's arm64 kernel and modules, busybox for its initramfs).
 buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
-    libdrm-dev libcurl4-openssl-dev libevdev-dev zlib1g-dev)
+    libdrm-dev libcurl4-openssl-dev libevdev-dev zlib1g-dev linux-image-arm64 busybox-static kmod)

@@ -5,13 +5,19 @@
 # animation and a scenario script that init runs.
 #
 #   [BOARD_BUOY=BINARY] build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json
+#
+# BOARD_SYSROOT=DIR takes busybox, the shared libraries and the kernel modules from a Debian root
+# of another architecture instead of this machine (Board/qemu-aarch64: the arm64 root of
+# tools/arm64-build); libraries are then found by their ELF NEEDED entries, as ldd cannot run
+# a foreign binary.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 out="${1:?usage: build-initramfs.sh OUT_DIR SCENARIO.sh ANIMATION.json}"
 scenario="${2:?scenario script}"
 animation="${3:?animation file}"
-kver="${BOARD_KERNEL_VERSION:-$(ls /lib/modules | sort -V | tail -n 1)}"
+sysroot="${BOARD_SYSROOT:-}"
+kver="${BOARD_KERNEL_VERSION:-$(ls "$sysroot/lib/modules" | sort -V | tail -n 1)}"
 
 for tool in busybox cpio modinfo; do
     command -v "$tool" >/dev/null || { echo "build-initramfs: $tool is missing (run deploy/install-board-deps.sh)" >&2; exit 1; }
@@ -32,7 +38,7 @@ fi
 root="$out/root"
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,modules,etc}
-cp "$(command -v busybox)" "$root/bin/busybox"
+if [ -n "$sysroot" ]; then cp "$sysroot/usr/bin/busybox" "$root/bin/busybox"; else cp "$(command -v busybox)" "$root/bin/busybox"; fi
 cp "$buoy" "$root/bin/buoy"
 cp "$animation" "$root/animation.json"
 cp "$scenario" "$root/scenario.sh"
@@ -40,10 +46,32 @@ cp "$here/init" "$root/init"
 chmod +x "$root/init" "$root/scenario.sh"
 
 # Shared libraries, at the paths the dynamic loader looks for them.
-ldd "$buoy" | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u | while read -r lib; do
-    mkdir -p "$root$(dirname "$lib")"
-    cp -L "$lib" "$root$lib"
-done
+if [ -z "$sysroot" ]; then
+    ldd "$buoy" | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u | while read -r lib; do
+        mkdir -p "$root$(dirname "$lib")"
+        cp -L "$lib" "$root$lib"
+    done
+else
+    # The interpreter, then every NEEDED library (recursively) from the root's multiarch directory.
+    interp="$(readelf -l "$buoy" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')"
+    multiarch="$(basename "$(dirname "$(readlink -f "$sysroot$interp")")")"
+    mkdir -p "$root$(dirname "$interp")" "$root/usr/lib/$multiarch"
+    cp -L "$sysroot$interp" "$root$interp"
+    todo=("$buoy")
+    declare -A copied=()
+    while [ ${#todo[@]} -gt 0 ]; do
+        elf="${todo[0]}"; todo=("${todo[@]:1}")
+        for lib in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+            [ -n "${copied[$lib]:-}" ] && continue
+            copied[$lib]=1
+            src="$sysroot/usr/lib/$multiarch/$lib"
+            [ -e "$src" ] || { echo "build-initramfs: $lib not in $sysroot/usr/lib/$multiarch" >&2; exit 1; }
+            cp -L "$src" "$root/usr/lib/$multiarch/$lib"
+            todo+=("$src")
+        done
+    done
+    ln -s usr/lib "$root/lib"
+fi
 
 # Kernel modules: the display drivers and what they depend on, dependencies first.
 declare -A seen=()
@@ -52,9 +80,9 @@ add_module() {
     local name="$1" file deps dep
     [ -n "${seen[$name]:-}" ] && return
     seen[$name]=1
-    file="$(modinfo -k "$kver" -n "$name" 2>/dev/null)" || { echo "build-initramfs: no module $name for $kver" >&2; return; }
+    file="$(modinfo ${sysroot:+-b "$sysroot"} -k "$kver" -n "$name" 2>/dev/null)" || { echo "build-initramfs: no module $name for $kver" >&2; return; }
     [ "$file" = "(builtin)" ] && return
-    deps="$(modinfo -k "$kver" -F depends "$name" | tr ',' ' ')"
+    deps="$(modinfo ${sysroot:+-b "$sysroot"} -k "$kver" -F depends "$name" | tr ',' ' ')"
     for dep in $deps; do add_module "$dep"; done
     case "$file" in
         *.ko.xz) xz -dc "$file" > "$root/modules/$name.ko" ;;

@@ -33,6 +33,13 @@ public struct AnimationRenderer {
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()
+    /// Buffers of offscreen layers, masks and mattes, kept from frame to frame.
+    let pool = BufferPool()
+    /// How many threads `render(frame:viewport:background:into:)` draws with (1: the calling
+    /// thread only). The frame is cut into that many horizontal bands drawn in parallel, with
+    /// the same pixels as one thread. Value providers are then read from several threads at
+    /// once, so they must be safe to read concurrently.
+    public var threads = 1
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
@@ -95,6 +102,10 @@ public struct AnimationRenderer {
     /// provider bound inside them had changed (a provider marks only its own layer dirty).
     public var shapeEvaluations: (evaluated: Int, reused: Int) { shapeCache.statistics }
 
+    /// How many buffers offscreen work had to allocate (or grow) since the renderer was made:
+    /// it stops growing once every frame's needs have been met once.
+    public var bufferAllocations: Int { pool.allocations }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
@@ -109,20 +120,48 @@ public struct AnimationRenderer {
 
     /// Renders `frame` into a new surface of the viewport's size.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear) -> Surface {
-        var surface = Surface(width: viewport.width, height: viewport.height, clearColor: background)
-        draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+        var surface = Surface(width: viewport.width, height: viewport.height)
+        render(frame: frame, viewport: viewport, background: background, into: &surface)
         return surface
     }
 
     /// Renders `frame` into an existing surface of the viewport's size (no allocation per frame).
     /// Pixels that the frame's opaque background layer will cover are not cleared first.
+    /// With `threads` above 1 the frame is cut into horizontal bands drawn in parallel.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
-        if let covered = backdrop(frame: frame, viewport: viewport) {
+        let covered = backdrop(frame: frame, viewport: viewport)
+        let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
+        let bands = Self.bands(of: surface.bounds, count: threads)
+        guard bands.count > 1 else {
+            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: surface.bounds)
+            return
+        }
+        // Each band is a view over the frame's own rows: no copy afterwards.
+        let whole = surface.bounds
+        surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
+            DispatchQueue.concurrentPerform(iterations: parts.count) { i in
+                drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: background, covered: covered, whole: whole)
+            }
+        }
+    }
+
+    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
+                             whole: PixelRect) {
+        if let covered {
             surface.clear(background, except: covered)
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: viewport.transform(animationWidth: animation.width, animationHeight: animation.height))
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole)
+    }
+
+    /// `count` horizontal bands of about the same height (at least 16 rows each) covering `rect`.
+    static func bands(of rect: PixelRect, count: Int) -> [PixelRect] {
+        let n = max(1, min(count, rect.height / 16))
+        guard n > 1 else { return [rect] }
+        return (0..<n).map { i in
+            PixelRect(x0: rect.x0, y0: rect.y0 + rect.height * i / n, x1: rect.x1, y1: rect.y0 + rect.height * (i + 1) / n)
+        }
     }
 
     /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers
@@ -131,8 +170,8 @@ public struct AnimationRenderer {
     public func backdrop(frame: Double, viewport: Viewport) -> PixelRect? {
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
-                                              surfaceWidth: viewport.width, surfaceHeight: viewport.height)
-        var compositor = LayerCompositor(renderer: self, surfaceWidth: viewport.width, surfaceHeight: viewport.height)
+                                              target: PixelRect(x0: 0, y0: 0, x1: viewport.width, y1: viewport.height))
+        var compositor = LayerCompositor(renderer: self)
         return compositor.opaqueBackdrop(of: root, frame: frame, matrix: matrix, clip: clip)
     }
 
@@ -154,10 +193,18 @@ public struct AnimationRenderer {
     /// Draws `frame` over whatever the surface holds, with `matrix` mapping animation
     /// coordinates to surface pixels. The animation is clipped to its own bounds.
     public func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform) {
+        draw(frame: frame, into: &surface, matrix: matrix, whole: surface.bounds)
+    }
+
+    /// `draw` into a surface that holds `whole` or one band of it.
+    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
-                                              surfaceWidth: surface.width, surfaceHeight: surface.height)
-        var compositor = LayerCompositor(renderer: self, surfaceWidth: surface.width, surfaceHeight: surface.height)
+                                              target: surface.bounds)
+        var compositor = LayerCompositor(renderer: self)
+        // Shadows reach at most as far as the frame is large: a hostile softness or distance
+        // cannot make offscreen buffers many times the frame (the same limit for every band).
+        compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
         if let exceeded = compositor.work.exceeded { notes.note("frame budget exceeded (\(exceeded)); the rest of the frame is skipped") }
     }

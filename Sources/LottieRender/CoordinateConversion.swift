@@ -24,7 +24,7 @@ extension AnimationRenderer {
     private func find(_ keypath: Keypath, in comp: Composition, prefix: [String], frame: Double, parentMatrix: Raster.Transform,
                       depth: Int) -> Raster.Transform? {
         guard depth < LayerCompositor.maxDepth else { return nil }
-        let compositor = LayerCompositor(renderer: self, surfaceWidth: 0, surfaceHeight: 0)
+        let compositor = LayerCompositor(renderer: self)
         for layer in comp.layers {
             let names = prefix + [layer.name]
             guard keypath.couldMatch(prefix: names) else { continue }

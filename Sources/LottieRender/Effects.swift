@@ -33,34 +33,53 @@ enum Effects {
         }
     }
 
-    /// The shadow of `content`: its alpha in the shadow colour, moved and softened.
-    static func shadow(_ s: DropShadow, of content: Surface, deviceScale: Double = 1) -> Surface {
-        var shadow = Surface(width: content.width, height: content.height)
+    /// Content further than this beyond a surface casts no shadow into it: it bounds the
+    /// offscreen buffers a hostile distance or softness could otherwise make huge.
+    static let maxReach = 512
+
+    /// The shadow's offset in whole device pixels.
+    static func offset(of s: DropShadow, deviceScale: Double = 1) -> (dx: Int, dy: Int) {
         let radians = s.direction * degreesToRadians
-        let w = content.width, h = content.height
-        // An offset past the surface moves the shadow wholly off it; clamped there, it stays an Int
-        // and the ranges below stay empty instead of inverted.
-        func pixels(_ v: Double) -> Int { v.isFinite ? Int(max(-Double(w + h + 1), min(Double(w + h + 1), v)).rounded()) : w + h + 1 }
-        let dx = pixels(sin(radians) * s.distance * deviceScale)
-        let dy = pixels(-cos(radians) * s.distance * deviceScale)
+        func pixels(_ v: Double) -> Int { v.isFinite ? Int(max(-1e6, min(1e6, v)).rounded()) : 0 }
+        return (pixels(sin(radians) * s.distance * deviceScale), pixels(-cos(radians) * s.distance * deviceScale))
+    }
+
+    /// How far, in device pixels, a shadow lands from the content casting it.
+    static func reach(of s: DropShadow, deviceScale: Double = 1) -> Int {
+        let (dx, dy) = offset(of: s, deviceScale: deviceScale)
+        let radius = s.softness * deviceScale / 2
+        let spread = radius.isFinite ? Surface.blurSpread(radius: radius) : 0
+        return min(maxReach, max(abs(dx), abs(dy)) + spread + 1)
+    }
+
+    /// The shadow of `content`: its alpha in the shadow colour, moved and softened, in a
+    /// surface over the same pixels (from `pool`).
+    static func shadow(_ s: DropShadow, of content: Surface, deviceScale: Double = 1, pool: BufferPool? = nil) -> Surface {
+        var shadow = Surface(bounds: content.bounds, pool: pool)
+        let (dx, dy) = offset(of: s, deviceScale: deviceScale)
         let a = max(0, min(1, (s.color.a * s.opacity).isFinite ? s.color.a * s.opacity : 0))
         func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(1, v.isFinite ? v : 0)) * 255 + 0.5) }
         let r = channel(s.color.r), g = channel(s.color.g), b = channel(s.color.b)
+        let source = content.painted
+        let moved = PixelRect(x0: source.x0 + dx, y0: source.y0 + dy, x1: source.x1 + dx, y1: source.y1 + dy)
+            .intersection(content.bounds)
+        guard !moved.isEmpty else { return shadow }
+        let (w, ox, oy) = (content.width, content.originX, content.originY)
         content.pixels.withUnsafeBufferPointer { src in
             shadow.pixels.withUnsafeMutableBufferPointer { dst in
-                guard max(0, dy) < min(h, h + dy), max(0, dx) < min(w, w + dx) else { return }
-                for y in max(0, dy)..<min(h, h + dy) {
-                    let sy = y - dy
-                    for x in max(0, dx)..<min(w, w + dx) {
-                        let alpha = UInt32(Double(src[sy * w + (x - dx)] >> 24) * a + 0.5)
+                for y in moved.y0..<moved.y1 {
+                    for x in moved.x0..<moved.x1 {
+                        let alpha = UInt32(Double(src[(y - dy - oy) * w + (x - dx - ox)] >> 24) * a + 0.5)
                         if alpha == 0 { continue }
-                        dst[y * w + x] = (alpha << 24) | ((r * alpha / 255) << 16) | ((g * alpha / 255) << 8) | (b * alpha / 255)
+                        dst[(y - oy) * w + (x - ox)] = (alpha << 24) | ((r * alpha / 255) << 16) | ((g * alpha / 255) << 8) | (b * alpha / 255)
                     }
                 }
             }
         }
+        shadow.markPainted(moved)
         let radius = s.softness * deviceScale / 2
-        return radius >= 0.5 ? shadow.blurred(radius: radius) : shadow
+        if radius >= 0.5, radius.isFinite { shadow.blur(radius: min(radius, Double(maxReach)), pool: pool) }
+        return shadow
     }
 
     static func hasColorEffect(_ layer: Layer) -> Bool {

@@ -4,8 +4,10 @@ import Raster
 
 /// Glyph outlines from a font file through FreeType, for text layers whose file carries no
 /// glyph shapes (`chars`). Outlines are taken unscaled, in font units, and scaled as paths,
-/// so one face serves every size.
-final class FontOutlines {
+/// so one face serves every size. A lock keeps a face safe when bands of one frame are drawn
+/// on several threads.
+final class FontOutlines: @unchecked Sendable {
+    private let lock = NSLock()
     private var library: FT_Library?
     private var face: FT_Face?
     let path: String
@@ -33,6 +35,8 @@ final class FontOutlines {
 
     /// The glyph for `scalar` with y pointing down, in units of one em, and its advance in ems.
     func glyph(_ scalar: Unicode.Scalar) -> (path: RasterPath, advance: Double)? {
+        lock.lock()
+        defer { lock.unlock() }
         if let cached = cache[scalar] { return cached }
         guard let face else { return nil }
         let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))

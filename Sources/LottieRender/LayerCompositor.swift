@@ -6,15 +6,13 @@ import Raster
 /// offscreen passes that masks, mattes, blend modes and group opacity need.
 struct LayerCompositor {
     let renderer: AnimationRenderer
-    let surfaceWidth: Int
-    let surfaceHeight: Int
     /// This frame's work so far, against the renderer's budget.
     var work: FrameWork
+    /// How far beyond a target, in pixels, content may cast a shadow into it.
+    var maxReach = Effects.maxReach
 
-    init(renderer: AnimationRenderer, surfaceWidth: Int, surfaceHeight: Int) {
+    init(renderer: AnimationRenderer) {
         self.renderer = renderer
-        self.surfaceWidth = surfaceWidth
-        self.surfaceHeight = surfaceHeight
         work = FrameWork(budget: renderer.budget)
     }
 
@@ -68,7 +66,11 @@ struct LayerCompositor {
         if case .shape(let items) = layer.kind {
             let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, budget: renderer.budget)
             work.pathElements += tree.elementCount
-            if tree.exhausted { renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements; the rest are skipped") }
+            work.paints += tree.ops.count
+            if tree.exhausted {
+                renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements "
+                                    + "or \(renderer.budget.maxPaints) fills and strokes; the rest are skipped")
+            }
             shapes = tree
         } else {
             shapes = nil
@@ -81,25 +83,122 @@ struct LayerCompositor {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
             return
         }
-        var content = Surface(width: surfaceWidth, height: surfaceHeight)
-        // The clip's rectangle bounds the offscreen work; its mask (rare) is applied below.
-        drawContent(layer, shapes: shapes, frame: frame, into: &content, world: world, opacity: 1,
-                    clip: clip.map { Clip(rect: $0.rect) }, depth: depth)
-        Effects.applyColorEffects(of: layer, at: frame, to: &content)
-        var coverage = buildMasks(masks, frame: frame, world: world)
-        if let (matteSource, mode) = matte {
-            let matteMask = renderMatte(matteSource, mode: mode, in: comp, frame: frame, compMatrix: compMatrix, depth: depth)
-            if coverage == nil { coverage = matteMask } else { coverage!.combine(matteMask, .intersect) }
+        let offscreen = Offscreen(layer: layer, position: position, comp: comp, shapes: shapes, world: world, compMatrix: compMatrix,
+                                  alpha: alpha, blend: blend, masks: masks, matte: matte, shadows: shadows)
+        drawOffscreen(offscreen, frame: frame, into: &surface, clip: clip, depth: depth)
+    }
+
+    /// What `drawOffscreen` needs to know of a layer.
+    struct Offscreen {
+        let layer: Layer
+        let position: Int
+        let comp: Composition
+        let shapes: ShapeTree?
+        let world: Matrix
+        let compMatrix: Matrix
+        let alpha: Double
+        let blend: RasterBlend
+        let masks: [ModelMask]
+        let matte: (Int?, MatteMode)?
+        let shadows: [Effects.DropShadow]
+    }
+
+    /// Draws a layer into a surface of its own that covers only the device pixels it can
+    /// reach: the clip's rectangle narrowed by its masks' and matte's bounds, grown by its
+    /// shadows' reach (content just outside the target may cast a shadow into it). Its masks,
+    /// matte and clip mask become one coverage over what the content painted, applied by the
+    /// pass that composites it. Buffers come from the renderer's pool.
+    mutating func drawOffscreen(_ o: Offscreen, frame: Double, into surface: inout Surface, clip: Clip?, depth: Int) {
+        let pool = renderer.pool
+        let reach = min(maxReach, o.shadows.map { Effects.reach(of: $0) }.max() ?? 0)
+        let reachable = surface.bounds.grown(by: reach)
+        var limit = clip.map { $0.rect.intersection(reachable) } ?? reachable
+        if let maskBounds = Self.maskBounds(o.masks, frame: frame, world: o.world) { limit = limit.intersection(maskBounds) }
+        guard !limit.isEmpty else { return }
+        var matteSurface: Surface?
+        if let (source, mode) = o.matte {
+            var m = Surface(bounds: limit, pool: pool)
+            drawMatteSource(source, in: o.comp, frame: frame, compMatrix: o.compMatrix, into: &m, depth: depth)
+            // Where an alpha or luma matte painted nothing, the layer does not show.
+            if mode == .alpha || mode == .luma || mode == .none { limit = limit.intersection(m.painted) }
+            matteSurface = m
+        }
+        defer { matteSurface?.recycle(into: pool) }
+        guard !limit.isEmpty else { return }
+        var content = Surface(bounds: limit.grown(by: reach).intersection(reachable), pool: pool)
+        defer { content.recycle(into: pool) }
+        // The clip's rectangle bounds the content; its mask (rare) joins the coverage below.
+        drawContent(o.layer, shapes: o.shapes, frame: frame, into: &content, world: o.world, opacity: 1,
+                    clip: Clip(rect: limit), depth: depth)
+        let area = content.painted
+        guard !area.isEmpty else { return }
+        Effects.applyColorEffects(of: o.layer, at: frame, to: &content)
+        var coverage = layerCoverage(o, matte: matteSurface, clip: clip, area: area, frame: frame)
+        defer { coverage?.recycle(into: pool) }
+        guard !o.shadows.isEmpty else {
+            surface.composite(content, blend: o.blend, opacity: o.alpha, mask: coverage)
+            return
+        }
+        // A shadow is cast by the masked content.
+        if let coverage { content.applyMask(coverage) }
+        for shadow in o.shadows {
+            var cast = Effects.shadow(shadow, of: content, pool: pool)
+            surface.composite(cast, blend: .normal, opacity: o.alpha, mask: nil)
+            cast.recycle(into: pool)
+        }
+        surface.composite(content, blend: o.blend, opacity: o.alpha, mask: nil)
+    }
+
+    /// The coverage of a layer's masks, matte and clip mask over `area`, or nil when it has
+    /// none of them.
+    func layerCoverage(_ o: Offscreen, matte: Surface?, clip: Clip?, area: PixelRect, frame: Double) -> CoverageMask? {
+        let pool = renderer.pool
+        var coverage = buildMasks(o.masks, frame: frame, world: o.world, area: area)
+        func intersect(_ m: inout CoverageMask) {
+            if coverage == nil { coverage = m; return }
+            coverage!.combine(m, .intersect)
+            m.recycle(into: pool)
+        }
+        if let matte, let mode = o.matte?.1 {
+            var m: CoverageMask
+            switch mode {
+            case .alpha, .none, .alphaInverted: m = matte.alphaMask(in: area, pool: pool)
+            case .luma, .lumaInverted: m = matte.lumaMask(in: area, pool: pool)
+            }
+            if mode == .alphaInverted || mode == .lumaInverted { m.invert() }
+            intersect(&m)
         }
         if let clip, clip.mask != nil {
-            let clipCoverage = clip.coverage(width: surfaceWidth, height: surfaceHeight)
-            if coverage == nil { coverage = clipCoverage } else { coverage!.combine(clipCoverage, .intersect) }
+            var m = clip.coverage(in: area, pool: pool)
+            intersect(&m)
         }
-        if let coverage { content.applyMask(coverage) }
-        for shadow in shadows {
-            surface.composite(Effects.shadow(shadow, of: content), blend: .normal, opacity: alpha, mask: nil)
+        return coverage
+    }
+
+    /// The device pixels outside which a layer's masks leave nothing, or nil when they may
+    /// leave something anywhere (an inverted mask, or only subtracting ones).
+    static func maskBounds(_ masks: [ModelMask], frame: Double, world: Matrix) -> PixelRect? {
+        guard let first = masks.first else { return nil }
+        // nil: unbounded. Adding starts from nothing; subtracting or intersecting from everything.
+        var bounds: PixelRect? = first.mode == .subtract || first.mode == .intersect || first.mode == .darken ? nil : .empty
+        for mask in masks {
+            var footprint: PixelRect?
+            if !mask.inverted {
+                let expansion = mask.expansion.value(at: frame)
+                let grow = expansion.isFinite && expansion > 0 ? Int(min(expansion * world.scaleFactor, 1e6).rounded(.up)) : 0
+                let device = ShapeGeometry.path(mask.path.value(at: frame)).transformed(by: world)
+                footprint = device.bounds.map { PixelRect(enclosing: $0).grown(by: grow + 1) } ?? .empty
+            }
+            switch mask.mode {
+            case .add, .none, .lighten, .difference:
+                if let b = bounds, let f = footprint { bounds = b.union(f) } else { bounds = nil }
+            case .intersect, .darken:
+                if let f = footprint { bounds = bounds.map { $0.intersection(f) } ?? f }
+            case .subtract:
+                break
+            }
         }
-        surface.composite(content, blend: blend, opacity: alpha, mask: nil)
+        return bounds
     }
 
     /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
@@ -140,8 +239,7 @@ struct LayerCompositor {
             guard let comp = renderer.precomps[refId] else { return }
             let localFrame = self.localFrame(of: layer, at: frame)
             // A precomp shows only what lies inside its own width and height.
-            var bounds = Self.clipRegion(width: width, height: height, matrix: world, surfaceWidth: surface.width,
-                                         surfaceHeight: surface.height)
+            var bounds = Self.clipRegion(width: width, height: height, matrix: world, target: surface.bounds)
             if let clip {
                 bounds = bounds.map { $0.intersection(clip) } ?? clip
             }
@@ -160,15 +258,17 @@ struct LayerCompositor {
     }
 
     /// Combines a layer's masks in order into one coverage mask.
-    func buildMasks(_ masks: [ModelMask], frame: Double, world: Matrix) -> CoverageMask? {
+    func buildMasks(_ masks: [ModelMask], frame: Double, world: Matrix, area: PixelRect) -> CoverageMask? {
         guard let first = masks.first else { return nil }
+        let pool = renderer.pool
         // Adding starts from nothing; subtracting or intersecting starts from everything.
         let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
-        var result = CoverageMask(width: surfaceWidth, height: surfaceHeight, value: startsFull ? 255 : 0)
+        var result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
         for mask in masks {
-            var m = CoverageMask(width: surfaceWidth, height: surfaceHeight)
+            var m = CoverageMask(rect: area, pool: pool)
+            defer { m.recycle(into: pool) }
             let path = ShapeGeometry.path(mask.path.value(at: frame))
-            m.fill(path, transform: world, rule: .nonZero)
+            m.fill(path, transform: world, rule: .nonZero, pool: pool)
             let expansion = mask.expansion.value(at: frame)
             if expansion.isFinite, expansion != 0 {
                 var style = StrokeStyle()
@@ -176,14 +276,15 @@ struct LayerCompositor {
                 style.join = .round
                 let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
                 if expansion > 0 {
-                    m.fill(outline, transform: world, rule: .nonZero)
+                    m.fill(outline, transform: world, rule: .nonZero, pool: pool)
                 } else {
-                    var band = CoverageMask(width: surfaceWidth, height: surfaceHeight)
-                    band.fill(outline, transform: world, rule: .nonZero)
+                    var band = CoverageMask(rect: area, pool: pool)
+                    band.fill(outline, transform: world, rule: .nonZero, pool: pool)
                     m.combine(band, .subtract)
+                    band.recycle(into: pool)
                 }
             }
-            if mask.inverted { m = m.inverted() }
+            if mask.inverted { m.invert() }
             let o = clamp01(mask.opacity.value(at: frame) / 100)
             if o < 1 { m.scale(by: o) }
             switch mask.mode {
@@ -198,27 +299,19 @@ struct LayerCompositor {
         return result
     }
 
-    /// Renders the matte layer offscreen and turns it into coverage by alpha or luma.
-    mutating func renderMatte(_ matteSource: Int?, mode: MatteMode, in comp: Composition, frame: Double, compMatrix: Matrix,
-                              depth: Int) -> CoverageMask {
-        var matteSurface = Surface(width: surfaceWidth, height: surfaceHeight)
-        if let matteSource, case let matteLayer = comp.layers[matteSource],
-           !matteLayer.hidden || matteLayer.isMatteSource, isVisible(matteLayer, at: frame) {
-            drawLayer(at: matteSource, in: comp, frame: frame, into: &matteSurface, compMatrix: compMatrix, opacity: 1,
-                      matte: nil, clip: nil, depth: depth)
-        }
-        switch mode {
-        case .alpha, .none: return matteSurface.alphaMask()
-        case .alphaInverted: return matteSurface.alphaMask().inverted()
-        case .luma: return matteSurface.lumaMask()
-        case .lumaInverted: return matteSurface.lumaMask().inverted()
-        }
+    /// Draws a matte source layer (when it is there and visible at `frame`) into `target`.
+    mutating func drawMatteSource(_ matteSource: Int?, in comp: Composition, frame: Double, compMatrix: Matrix,
+                                  into target: inout Surface, depth: Int) {
+        guard let matteSource, case let matteLayer = comp.layers[matteSource],
+              !matteLayer.hidden || matteLayer.isMatteSource, isVisible(matteLayer, at: frame) else { return }
+        drawLayer(at: matteSource, in: comp, frame: frame, into: &target, compMatrix: compMatrix, opacity: 1,
+                  matte: nil, clip: nil, depth: depth)
     }
 
     /// The region of the rectangle (0, 0, width, height) mapped by `matrix`: a pixel
-    /// rectangle when it stays axis-aligned (edges rounded to whole pixels), else a mask; nil
-    /// when it covers the whole surface anyway.
-    static func clipRegion(width: Double, height: Double, matrix: Matrix, surfaceWidth: Int, surfaceHeight: Int) -> Clip? {
+    /// rectangle when it stays axis-aligned (edges rounded to whole pixels), else a mask over
+    /// the part of `target` it may cover; nil when it covers all of `target` anyway.
+    static func clipRegion(width: Double, height: Double, matrix: Matrix, target: PixelRect) -> Clip? {
         guard width > 0, height > 0 else { return nil }
         let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
         let xs = corners.map { $0.x }, ys = corners.map { $0.y }
@@ -228,16 +321,16 @@ struct LayerCompositor {
         func pixel(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v)).rounded()) }
         let rect = PixelRect(x0: pixel(xs.min()!), y0: pixel(ys.min()!), x1: pixel(xs.max()!), y1: pixel(ys.max()!))
         if axisAligned {
-            if rect.x0 <= 0, rect.y0 <= 0, rect.x1 >= surfaceWidth, rect.y1 >= surfaceHeight { return nil }
+            if rect.contains(target) { return nil }
             return Clip(rect: rect)
         }
-        var mask = CoverageMask(width: surfaceWidth, height: surfaceHeight)
-        var path = RasterPath()
-        path.addRect(Rect(x: 0, y: 0, width: width, height: height))
-        mask.fill(path, transform: matrix, rule: .nonZero)
         func clamped(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v))) }
         let outer = PixelRect(x0: clamped(xs.min()!.rounded(.down)), y0: clamped(ys.min()!.rounded(.down)),
                               x1: clamped(xs.max()!.rounded(.up)), y1: clamped(ys.max()!.rounded(.up)))
+        var mask = CoverageMask(rect: outer.intersection(target))
+        var path = RasterPath()
+        path.addRect(Rect(x: 0, y: 0, width: width, height: height))
+        mask.fill(path, transform: matrix, rule: .nonZero)
         return Clip(rect: outer, mask: mask)
     }
 

@@ -9,9 +9,12 @@ public struct RenderBudget: Sendable, Equatable {
     /// Layers drawn in one frame, counting each instance of a precomp's layers.
     public var maxLayerDraws = 20_000
     /// Path elements (moves, lines, curves) evaluated in one frame over all layers.
-    public var maxPathElements = 4_000_000
-    /// Path elements one shape layer may evaluate, repeater copies and modifiers included.
-    public var maxPathElementsPerLayer = 1_000_000
+    public var maxPathElements = 1_000_000
+    /// Path elements one shape layer (or one text layer) may evaluate, repeater copies and
+    /// modifiers included.
+    public var maxPathElementsPerLayer = 250_000
+    /// Fills and strokes painted in one frame (each is a rasterization).
+    public var maxPaints = 10_000
     /// Copies one repeater draws.
     public var maxRepeaterCopies = 1_000
     /// Dash segments one stroke is cut into.
@@ -40,7 +43,7 @@ struct FrameWork {
     let budget: RenderBudget
     var layersDrawn = 0
     var pathElements = 0
-    var glyphs = 0
+    var paints = 0
     /// Set when something was skipped.
     var exceeded: String?
 
@@ -48,10 +51,11 @@ struct FrameWork {
 
     /// Whether one more layer may be drawn; false (and noted) past the budget.
     mutating func takeLayer() -> Bool {
-        guard layersDrawn < budget.maxLayerDraws, pathElements < budget.maxPathElements else {
+        guard layersDrawn < budget.maxLayerDraws, pathElements < budget.maxPathElements, paints < budget.maxPaints else {
             if exceeded == nil {
                 exceeded = layersDrawn >= budget.maxLayerDraws ? "more than \(budget.maxLayerDraws) layer draws"
-                                                               : "more than \(budget.maxPathElements) path elements"
+                    : paints >= budget.maxPaints ? "more than \(budget.maxPaints) fills and strokes"
+                    : "more than \(budget.maxPathElements) path elements"
             }
             return false
         }

@@ -46,6 +46,19 @@ struct ShapeTree {
         _ = process(items, matrix: .identity, opacity: 1, depth: 0)
     }
 
+    /// Fills and strokes made so far, against `budget.maxPaints` (`ops` is split while repeating).
+    private var paintCount = 0
+
+    /// Counts one more fill or stroke; false (and exhausted from then on) past the budget.
+    private mutating func spendPaint() -> Bool {
+        guard !exhausted, paintCount < budget.maxPaints else {
+            exhausted = true
+            return false
+        }
+        paintCount += 1
+        return true
+    }
+
     /// Counts `n` more elements; false (and exhausted from then on) past the budget.
     private mutating func spend(_ n: Int) -> Bool {
         guard !exhausted, elementCount + n <= budget.maxPathElementsPerLayer else {
@@ -124,7 +137,7 @@ struct ShapeTree {
             case .polystar(let star):
                 addNode(ShapeGeometry.polystar(star, at: frame), matrix: matrix, to: &scope)
             case .fill, .stroke, .gradientFill, .gradientStroke:
-                if spend(1 + scope.count),
+                if spendPaint(), spend(1 + scope.count),
                    let op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
                     ops.append(op)
                 }

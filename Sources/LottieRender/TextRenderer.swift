@@ -120,8 +120,10 @@ struct TextRenderer {
 }
 
 /// Font files found by name, opened once. A reference type so the immutable renderer can fill
-/// it lazily; it is owned by one renderer, not shared.
-final class FaceCache {
+/// it lazily; it is owned by one renderer, not shared (a lock: the renderer may draw bands
+/// of a frame on several threads).
+final class FaceCache: @unchecked Sendable {
+    private let lock = NSLock()
     private let directories: [String]
     private var faces: [String: FontOutlines?] = [:]
     private var files: [String]?
@@ -130,6 +132,8 @@ final class FaceCache {
 
     func face(named name: String, family: String, style: String) -> FontOutlines? {
         let key = name + "\u{1}" + family + "\u{1}" + style
+        lock.lock()
+        defer { lock.unlock() }
         if let known = faces[key] { return known }
         let face = find(name: name, family: family, style: style).flatMap { FontOutlines(path: $0) }
         faces[key] = face

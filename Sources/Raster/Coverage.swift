@@ -22,6 +22,8 @@ struct Coverage {
     private(set) var bytes: [UInt8] = []
     /// The longest run, so that a painter can size its row buffers once.
     private(set) var longestRun = 0
+    /// The device pixels the runs touch.
+    private(set) var bounds = PixelRect.empty
 
     var isEmpty: Bool { runs.isEmpty }
 
@@ -32,6 +34,7 @@ struct Coverage {
         guard count > 0, value > 0 else { return }
         runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
         longestRun = max(longestRun, count)
+        bounds = bounds.union(PixelRect(x0: x, y0: y, x1: x + count, y1: y + 1))
     }
 
     /// Adds a stretch with a coverage byte per pixel. The rasterizer hands over whole
@@ -60,6 +63,7 @@ struct Coverage {
             runs.append(Run(y: Int32(y), x: Int32(x + start), count: Int32(i - start), offset: Int32(bytes.count), value: 0))
             bytes.append(contentsOf: UnsafeBufferPointer(start: alpha + start, count: i - start))
             longestRun = max(longestRun, i - start)
+            bounds = bounds.union(PixelRect(x0: x + start, y0: y, x1: x + i, y1: y + 1))
         }
     }
 }

@@ -115,9 +115,13 @@ private struct EdgeSink {
         v <= 0 ? 0 : v < 1 ? v * v / 2 : v - 0.5
     }
 
+    /// x is taken relative to the buffer's first column; y stays in device rows, and every
+    /// row's crossing is computed from the edge's own ends, so that a row gets the same
+    /// coverage whichever rows the buffer spans (the bands of a frame drawn on several
+    /// threads give the same pixels as one pass).
     func addLine(_ p: Point, _ q: Point) {
-        let ax = p.x - originX, ay = p.y - originY
-        let bx = q.x - originX, by = q.y - originY
+        let ax = p.x - originX, ay = p.y
+        let bx = q.x - originX, by = q.y
         guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
         // Split where the edge leaves the buffer's columns, so that each piece is either
         // inside or wholly to one side, where clamping x is exact. (No array here: this runs
@@ -153,19 +157,20 @@ private struct EdgeSink {
         guard ay != by else { return }
         var direction = 1.0
         if ay > by { swap(&ax, &bx); swap(&ay, &by); direction = -1 }
-        let h = Double(height)
-        guard by > 0, ay < h else { return }
+        let oy = Int(originY)
+        let top = originY, end = originY + Double(height)
+        guard by > top, ay < end else { return }
         let dxdy = (bx - ax) / (by - ay)
-        if ay < 0 { ax += -ay * dxdy; ay = 0 }
-        if by > h { by = h }
-        var x = ax
-        let firstRow = Int(ay), endRow = min(height, Int(by.rounded(.up)))
+        let firstRow = Int(max(ay, top).rounded(.down)) - oy
+        let endRow = min(height, Int(min(by, end).rounded(.up)) - oy)
         guard firstRow < endRow else { return }
         let bpr = blocksPerRow
         for row in firstRow..<endRow {
-            let top = max(Double(row), ay), bottom = min(Double(row + 1), by)
-            let dy = bottom - top
-            let xNext = x + dxdy * dy
+            let rowTop = Double(row + oy)
+            let upper = max(rowTop, ay), lower = min(rowTop + 1, by)
+            let dy = lower - upper
+            let x = upper == ay ? ax : ax + (upper - ay) * dxdy
+            let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
             let d = dy * direction
             // Left of the buffer everything is covered, right of it nothing is seen:
             // clamping x keeps the coverage of every pixel inside exact.
@@ -199,7 +204,6 @@ private struct EdgeSink {
                 }
                 cells[base + i] += Float(d * (1 - previous))
             }
-            x = xNext
         }
     }
 

@@ -1,41 +1,134 @@
 import Foundation
 
 /// A premultiplied 32-bit pixel buffer (0xAARRGGBB in native order) that paths, images and
-/// other surfaces are drawn into.
-public struct Surface: Sendable {
+/// other surfaces are drawn into. It holds the device pixels of one rectangle (`bounds`):
+/// a whole frame, one band of it, or the part of the frame an offscreen layer covers.
+/// Drawing uses device coordinates throughout, so the same drawing gives the same pixels
+/// whatever part of the frame a surface holds.
+///
+/// A surface is `@unchecked Sendable` because a band view (`withBands`) points into another
+/// surface's pixels; such views live only inside `withBands`, one per thread, over disjoint rows.
+public struct Surface: @unchecked Sendable {
+    /// The device position of `pixels[0]`.
+    public let originX: Int
+    public let originY: Int
     public let width: Int
     public let height: Int
     public var pixels: [UInt32]
+    /// The device pixels drawn since the surface was made or cleared: outside it every pixel
+    /// is transparent (for an offscreen layer, what its later passes need to cover).
+    public private(set) var painted: PixelRect
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
+    /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
+    /// is then empty).
+    private var view: UnsafeMutablePointer<UInt32>?
+
+    @inline(__always)
+    private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+        if let view { return body(UnsafeMutableBufferPointer(start: view, count: width * height)) }
+        return pixels.withUnsafeMutableBufferPointer { body($0) }
+    }
+
+    @inline(__always)
+    private func withPixelsRead<R>(_ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
+        if let view { return body(UnsafeBufferPointer(start: view, count: width * height)) }
+        return pixels.withUnsafeBufferPointer { body($0) }
+    }
+
+    /// Calls `body` with one surface per row range in `rows` (device rows, disjoint, within
+    /// the surface), each a view over this surface's own pixels: drawing into the views draws
+    /// into this surface, with no copy. The views must not be kept past `body`; each may be
+    /// drawn from its own thread. Afterwards the whole surface counts as painted.
+    public mutating func withBands(_ rows: [Range<Int>], _ body: (UnsafeMutableBufferPointer<Surface>) -> Void) {
+        let (w, x0, y0, h) = (width, originX, originY, height)
+        let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
+        guard valid, view == nil else { return }
+        var storages = rows.map { _ in Rasterizer.Storage() }
+        swap(&storages[0], &rasterStorage)
+        pixels.withUnsafeMutableBufferPointer { px in
+            var bands = rows.enumerated().map { i, r in
+                Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
+                        storage: storages[i])
+            }
+            bands.withUnsafeMutableBufferPointer { body($0) }
+            swap(&storages[0], &bands[0].rasterStorage)
+        }
+        swap(&storages[0], &rasterStorage)
+        painted = bounds
+    }
+
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, storage: Rasterizer.Storage) {
+        originX = bounds.x0
+        originY = bounds.y0
+        width = bounds.width
+        height = bounds.height
+        pixels = []
+        painted = bounds
+        rasterStorage = storage
+        self.view = view
+    }
 
     public init(width: Int, height: Int, clearColor: Color = .clear) {
+        originX = 0
+        originY = 0
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt32](repeating: clearColor.premultiplied, count: self.width * self.height)
+        painted = .empty
+        if clearColor.premultiplied != 0 { painted = bounds }
     }
 
     public init(image: Image) {
+        originX = 0
+        originY = 0
         width = image.width
         height = image.height
         pixels = image.pixels
+        painted = .empty
+        painted = bounds
+    }
+
+    /// A transparent surface holding the device pixels of `bounds`, its buffers taken from
+    /// `pool` (give them back with `recycle(into:)`).
+    public init(bounds: PixelRect, pool: BufferPool? = nil) {
+        originX = bounds.x0
+        originY = bounds.y0
+        width = bounds.width
+        height = bounds.height
+        pixels = pool?.pixels(count: bounds.width * bounds.height, value: 0) ?? [UInt32](repeating: 0, count: bounds.width * bounds.height)
+        painted = .empty
+        if let pool { rasterStorage = pool.rasterStorage() }
+    }
+
+    /// The device pixels this surface holds.
+    public var bounds: PixelRect { PixelRect(x0: originX, y0: originY, x1: originX + width, y1: originY + height) }
+
+    /// Hands the buffers back to `pool`; the surface holds nothing afterwards.
+    public mutating func recycle(into pool: BufferPool) {
+        pool.recycle(&pixels)
+        pool.recycle(&rasterStorage)
+        painted = .empty
     }
 
     public var image: Image { Image(width: width, height: height, pixels: pixels) }
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
-        pixels.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+        withPixels { $0.update(repeating: value) }
+        painted = value == 0 ? .empty : bounds
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
     /// paint anyway: a full-screen background rectangle then costs one pass over memory, not two.
     public mutating func clear(_ color: Color = .clear, except kept: PixelRect) {
-        let k = kept.intersection(PixelRect(x0: 0, y0: 0, x1: width, y1: height))
-        guard !k.isEmpty else { return clear(color) }
+        let keptHere = kept.intersection(bounds)
+        guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
+        painted = value == 0 ? keptHere : bounds
+        let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             let base = px.baseAddress!
             base.update(repeating: value, count: k.y0 * w + k.x0)
             for y in k.y0..<k.y1 - 1 {
@@ -84,9 +177,11 @@ public struct Surface: Sendable {
         return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale).transformed(by: transform)
     }
 
+    /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
     private func drawingLimit(_ clip: Clip?) -> PixelRect {
-        let whole = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
-        return clip.map { whole.intersection($0.rect) } ?? whole
+        guard let clip else { return bounds }
+        let limit = bounds.intersection(clip.rect)
+        return clip.mask.map { limit.intersection($0.rect) } ?? limit
     }
 
     private static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
@@ -110,18 +205,19 @@ public struct Surface: Sendable {
     /// `blendRow`, as `referenceFill` does for every row.
     private mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
         guard !coverage.isEmpty else { return }
-        let w = width
+        let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
-        let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
-        if let solid = shader.solidColor, clipValues == nil {
+        painted = painted.union(coverage.bounds.intersection(bounds))
+        let clipMask = clip?.mask
+        if let solid = shader.solidColor, clipMask == nil {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
             paintRuns(coverage, color: color)
             return
         }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
                 alpha.withUnsafeMutableBufferPointer { alpha in
                     colors.withUnsafeMutableBufferPointer { colors in
@@ -132,9 +228,10 @@ public struct Surface: Sendable {
                             } else {
                                 alpha.baseAddress!.update(from: bytes.baseAddress! + Int(run.offset), count: count)
                             }
-                            Self.blendRow(px.baseAddress! + Int(run.y) * w + Int(run.x), y: Int(run.y), x: Int(run.x), count: count,
+                            let (x, y) = (Int(run.x), Int(run.y))
+                            Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
                                           alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o,
-                                          clip: clipValues.map { ($0, Int(run.y) * w + Int(run.x)) })
+                                          clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
                         }
                     }
                 }
@@ -144,12 +241,12 @@ public struct Surface: Sendable {
 
     /// One colour, run by run.
     private mutating func paintRuns(_ coverage: Coverage, color: UInt32) {
-        let w = width
+        let (w, ox, oy) = (width, originX, originY)
         let opaque = color >> 24 == 255
-        pixels.withUnsafeMutableBufferPointer { px in
+        withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
                 for run in coverage.runs {
-                    let row = px.baseAddress! + Int(run.y) * w + Int(run.x)
+                    let row = px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox)
                     let count = Int(run.count)
                     if run.offset >= 0 {
                         Self.blendSolid(color, row, UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)), 0, count)
@@ -210,18 +307,22 @@ public struct Surface: Sendable {
               var rasterizer = Rasterizer(bounds: bounds, limit: drawingLimit(clip), storage: &rasterStorage) else { return }
         defer { rasterizer.finish(into: &rasterStorage) }
         rasterizer.add(device)
-        let w = width
-        let clipValues = clip?.mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
+        let (w, ox, oy) = (width, originX, originY)
+        let clipMask = clip?.mask
         var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
-        pixels.withUnsafeMutableBufferPointer { px in
+        var touched = PixelRect.empty
+        withPixels { px in
             colors.withUnsafeMutableBufferPointer { colors in
                 rasterizer.sweep(rule: rule, opacity: 1) { y, x0, start, end, alpha in
-                    Self.blendRow(px.baseAddress! + y * w + x0 + start, y: y, x: x0 + start, count: end - start,
+                    let x = x0 + start
+                    touched = touched.union(PixelRect(x0: x, y0: y, x1: x0 + end, y1: y + 1))
+                    Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: end - start,
                                   alpha: alpha + start, colors: colors.baseAddress!, shader: shader, opacity: o,
-                                  clip: clipValues.map { ($0, y * w + x0 + start) })
+                                  clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
                 }
             }
         }
+        painted = painted.union(touched)
     }
 
     /// The common case: one colour through a row of coverage. Opaque colour at full
@@ -263,90 +364,106 @@ public struct Surface: Sendable {
         fill(rect, transform: transform, paint: .image(image, .identity), opacity: opacity, clip: clip)
     }
 
-    /// Composites a surface of the same size over this one.
+    /// Composites `source` over this surface where both hold pixels, scaled by `opacity` and
+    /// by `mask` (device coverage, none outside its rectangle): the pass that blends a layer is
+    /// the one that applies its masks and matte. Only what the source painted is visited.
     public mutating func composite(_ source: Surface, blend: BlendMode = .normal, opacity: Double = 1, mask: Mask? = nil) {
-        guard source.width == width, source.height == height, opacity > 0 else { return }
+        guard opacity > 0 else { return }
+        var area = source.painted.intersection(source.bounds).intersection(bounds)
+        if let mask { area = area.intersection(mask.rect) }
         let o = PixelMath.alpha(Float(opacity))
-        let maskValues = mask.flatMap { $0.width == width && $0.height == height ? $0.values : nil }
-        pixels.withUnsafeMutableBufferPointer { dst in
+        guard !area.isEmpty, o > 0 else { return }
+        painted = painted.union(area)
+        let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
+        let maskValues = mask?.values ?? []
+        // The blend mode's kernel is chosen once for the whole composite.
+        let mix = BlendKernels.mix(for: blend)
+        withPixels { dst in
             source.pixels.withUnsafeBufferPointer { src in
-                for i in 0..<dst.count {
-                    var s = src[i]
-                    if s == 0 { continue }
-                    var a = o
-                    if let maskValues { a = (a * UInt32(maskValues[i]) + 127) / 255 }
-                    if a == 0 { continue }
-                    if a != 255 { s = PixelMath.scale(s, a) }
-                    dst[i] = blend == .normal ? PixelMath.over(s, dst[i]) : Blending.blend(s, dst[i], blend)
-                }
-            }
-        }
-    }
-
-    /// Coverage from the alpha channel.
-    public func alphaMask() -> Mask {
-        Mask(width: width, height: height, values: pixels.map { UInt8($0 >> 24) })
-    }
-
-    /// Coverage from luminance (Rec. 709) of the premultiplied colour, as if composited on black.
-    public func lumaMask() -> Mask {
-        Mask(width: width, height: height, values: pixels.map { p in
-            // Typed and summed in steps: Swift 6.0's type checker gives up on the one-line sum.
-            let r: UInt32 = (p >> 16) & 0xff, g: UInt32 = (p >> 8) & 0xff, b: UInt32 = p & 0xff
-            let sum: UInt32 = r * 54 + g * 183 + b * 19
-            return UInt8((sum + 128) >> 8)
-        })
-    }
-
-    /// Multiplies every pixel by the mask's coverage.
-    public mutating func applyMask(_ mask: Mask) {
-        guard mask.width == width, mask.height == height else { return }
-        pixels.withUnsafeMutableBufferPointer { px in
-            mask.values.withUnsafeBufferPointer { m in
-                for i in 0..<px.count {
-                    let a = UInt32(m[i])
-                    if a == 255 { continue }
-                    px[i] = a == 0 ? 0 : PixelMath.scale(px[i], a)
-                }
-            }
-        }
-    }
-
-    /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
-    public func blurred(radius: Double) -> Surface {
-        guard radius >= 0.5, width > 0, height > 0 else { return self }
-        // A box wider than the surface blurs no more than one as wide (and keeps the sums in range).
-        let box = max(1, Int(min(radius / 1.7, Double(max(width, height))).rounded()))
-        var result = self
-        var scratch = [UInt32](repeating: 0, count: max(width, height))
-        for _ in 0..<3 {
-            Self.boxBlur(&result.pixels, count: height, length: width, stride: 1, step: width, radius: box, scratch: &scratch)
-            Self.boxBlur(&result.pixels, count: width, length: height, stride: width, step: 1, radius: box, scratch: &scratch)
-        }
-        return result
-    }
-
-    private static func boxBlur(_ px: inout [UInt32], count: Int, length: Int, stride: Int, step: Int, radius: Int,
-                                scratch: inout [UInt32]) {
-        let window = UInt32(2 * radius + 1)
-        px.withUnsafeMutableBufferPointer { px in
-            scratch.withUnsafeMutableBufferPointer { line in
-                for lineIndex in 0..<count {
-                    let base = lineIndex * step
-                    for i in 0..<length { line[i] = px[base + i * stride] }
-                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
-                    func add(_ p: UInt32) { sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff }
-                    func remove(_ p: UInt32) { sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff }
-                    for i in 0...radius where i < length { add(line[i]) }
-                    for i in 0..<length {
-                        px[base + i * stride] = ((sa + window / 2) / window) << 24 | ((sr + window / 2) / window) << 16
-                            | ((sg + window / 2) / window) << 8 | ((sb + window / 2) / window)
-                        let incoming = i + radius + 1, outgoing = i - radius
-                        if incoming < length { add(line[incoming]) }
-                        if outgoing >= 0 { remove(line[outgoing]) }
+                maskValues.withUnsafeBufferPointer { mv in
+                    for y in area.y0..<area.y1 {
+                        let d = dst.baseAddress! + (y - oy) * w + (area.x0 - ox)
+                        let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
+                        let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
+                        if blend == .normal {
+                            Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
+                        } else {
+                            BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// One row of `composite`, pixel by pixel, with `Blending.blend` for the blend modes: the
+    /// reference (`BlendKernels` is the fast path of the non-normal modes).
+    static func compositeRow(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>?,
+                             count: Int, opacity o: UInt32, blend: BlendMode) {
+        for i in 0..<count {
+            var s = src[i]
+            if s == 0 { continue }
+            var a = o
+            if let mask { a = (a * UInt32(mask[i]) + 127) / 255 }
+            if a == 0 { continue }
+            if a != 255 { s = PixelMath.scale(s, a) }
+            dst[i] = blend == .normal ? PixelMath.over(s, dst[i]) : Blending.blend(s, dst[i], blend)
+        }
+    }
+
+    /// Coverage from the alpha channel, over `area` (default: the surface's bounds).
+    public func alphaMask(in area: PixelRect? = nil, pool: BufferPool? = nil) -> Mask {
+        channelMask(in: area ?? bounds, pool: pool) { UInt8($0 >> 24) }
+    }
+
+    /// Coverage from luminance (Rec. 709) of the premultiplied colour, as if composited on black.
+    public func lumaMask(in area: PixelRect? = nil, pool: BufferPool? = nil) -> Mask {
+        channelMask(in: area ?? bounds, pool: pool) { p in
+            // Typed and summed in steps: Swift 6.0's type checker gives up on the one-line sum.
+            let r: UInt32 = (p >> 16) & 0xff, g: UInt32 = (p >> 8) & 0xff, b: UInt32 = p & 0xff
+            let sum: UInt32 = r * 54 + g * 183 + b * 19
+            return UInt8((sum + 128) >> 8)
+        }
+    }
+
+    /// A mask over `area` with `value(pixel)` where this surface painted, zero elsewhere.
+    private func channelMask(in area: PixelRect, pool: BufferPool?, _ value: (UInt32) -> UInt8) -> Mask {
+        var mask = Mask(rect: area, value: 0, pool: pool)
+        let shared = area.intersection(painted).intersection(bounds)
+        guard !shared.isEmpty else { return mask }
+        let (w, mw) = (width, mask.width)
+        mask.values.withUnsafeMutableBufferPointer { m in
+            withPixelsRead { px in
+                for y in shared.y0..<shared.y1 {
+                    let src = px.baseAddress! + (y - originY) * w + (shared.x0 - originX)
+                    let dst = m.baseAddress! + (y - area.y0) * mw + (shared.x0 - area.x0)
+                    for i in 0..<shared.width { dst[i] = value(src[i]) }
+                }
+            }
+        }
+        return mask
+    }
+
+    /// Multiplies every pixel by the mask's coverage (none outside its rectangle).
+    public mutating func applyMask(_ mask: Mask) {
+        let area = painted.intersection(bounds)
+        guard !area.isEmpty else { return }
+        let (w, ox, oy) = (width, originX, originY)
+        withPixels { px in
+            for y in area.y0..<area.y1 {
+                let row = px.baseAddress! + (y - oy) * w
+                for x in area.x0..<area.x1 {
+                    let a = UInt32(mask.value(x: x, y: y))
+                    if a == 255 { continue }
+                    row[x - ox] = a == 0 ? 0 : PixelMath.scale(row[x - ox], a)
+                }
+            }
+        }
+        painted = area.intersection(mask.rect)
+    }
+
+    /// Marks the whole surface as painted (after writing `pixels` directly).
+    public mutating func markPainted(_ area: PixelRect? = nil) {
+        painted = painted.union((area ?? bounds).intersection(bounds))
     }
 }

@@ -47,7 +47,11 @@ struct Render: ParsableCommand {
         valueName: "KEYPATH=VALUE"))
     var assignments: [PropertyAssignment] = []
 
+    @Option(help: "Threads to draw each frame with (default: the cores available, at most 4).")
+    var threads: Int?
+
     func validate() throws {
+        try validateThreads(threads)
         if batch != nil {
             guard animation == nil, frame == nil, progress == nil, frames == nil else {
                 throw ValidationError("--batch takes no animation and no frame options")
@@ -72,6 +76,7 @@ struct Render: ParsableCommand {
         if let batch { return try runBatch(batch) }
         guard let path = animation else { return }
         var renderer = try loadRenderer(path: path)
+        renderer.threads = threads ?? defaultThreadCount()
         for assignment in assignments {
             let matched = assignment.bind(to: &renderer)
             if matched == 0 {
@@ -79,6 +84,8 @@ struct Render: ParsableCommand {
             }
         }
         let anim = renderer.animation
+        // What drawing skipped (an image that would not decode, a budget exceeded), once each.
+        defer { for warning in renderer.warnings { printWarning("\(path): \(warning)") } }
         let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
         let width = size?.width ?? fitted.width
         let height = size?.height ?? fitted.height
@@ -121,7 +128,11 @@ struct Render: ParsableCommand {
                 failures += 1
                 continue
             }
-            let result = renderers[fields[0]] ?? Result { try loadRenderer(path: fields[0]) }.mapError { $0 as? CommandFailure ?? .badAnimation("\($0)") }
+            let result = renderers[fields[0]] ?? Result {
+                var loaded = try loadRenderer(path: fields[0])
+                loaded.threads = threads ?? defaultThreadCount()
+                return loaded
+            }.mapError { $0 as? CommandFailure ?? .badAnimation("\($0)") }
             renderers[fields[0]] = result
             switch result {
             case .failure(let error):

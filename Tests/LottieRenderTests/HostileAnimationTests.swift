@@ -141,6 +141,22 @@ final class HostileAnimationTests: XCTestCase {
         }
     }
 
+    /// The budgets cut hostile files only: no real file of the corpus reaches one.
+    func testNoCorpusFileReachesABudget() throws {
+        guard CorpusPaths.available else { throw XCTSkip("corpus not found") }
+        let samples = CorpusPaths.corpus.appendingPathComponent("samples")
+        let files = (FileManager.default.enumerator(atPath: samples.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }
+        XCTAssertGreaterThan(files.count, 50)
+        for file in files.sorted() {
+            guard let animation = try? Animation.load(path: samples.appendingPathComponent(file).path) else { continue }
+            let renderer = AnimationRenderer(animation: animation)
+            for frame in [animation.inPoint, (animation.inPoint + animation.outPoint) / 2] {
+                _ = renderer.render(frame: frame, viewport: Viewport(width: 64, height: 64))
+            }
+            XCTAssertFalse(renderer.warnings.contains { $0.contains("budget") || $0.contains("more than") }, "\(file): \(renderer.warnings)")
+        }
+    }
+
     func testTheLargestOutputIsEnforced() {
         XCTAssertTrue(RenderBudget.fittedOutputSize(width: 16384, height: 16384) == (4096, 4096))
         XCTAssertTrue(RenderBudget.fittedOutputSize(width: 16384, height: 100) == (4096, 25))

@@ -1,0 +1,165 @@
+/// Box blurs: three box passes each way, close to a Gaussian (drop shadows, softness).
+///
+/// `blur` is the fast path: it visits only the pixels the blur can reach from what was
+/// painted (growing by one box per pass), runs the vertical passes row by row with a running
+/// sum per column (memory in order, not a column at a time) and divides by the window with
+/// an exact multiply. `referenceBlur` is the plain definition, the whole surface line by
+/// line; a test checks that both give the same pixels.
+extension Surface {
+    /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
+    public func blurred(radius: Double) -> Surface {
+        var result = self
+        result.blur(radius: radius)
+        return result
+    }
+
+    /// The half-width of one box pass for `radius`, or 0 for no blur. Boxes are capped (at
+    /// 1024 pixels) so that the window's exact reciprocal fits the multiply.
+    static func boxHalfWidth(radius: Double) -> Int {
+        guard radius >= 0.5, radius.isFinite else { return 0 }
+        return min(1024, max(1, Int((min(radius, 1e6) / 1.7).rounded())))
+    }
+
+    /// How far, in pixels, `blur(radius:)` spreads a pixel.
+    public static func blurSpread(radius: Double) -> Int { 3 * boxHalfWidth(radius: radius) }
+
+    /// Blurs in place (pixels outside the surface count as transparent).
+    public mutating func blur(radius: Double, pool: BufferPool? = nil) {
+        let box = Self.boxHalfWidth(radius: radius)
+        var active = painted.intersection(bounds)
+        guard box > 0, !active.isEmpty else { return }
+        let window = UInt32(2 * box + 1)
+        let magic = ((UInt64(1) << 32) + UInt64(window) - 1) / UInt64(window)
+        var scratch = pool?.pixels(count: 4 * width + height, value: 0) ?? [UInt32](repeating: 0, count: 4 * width + height)
+        for _ in 0..<3 {
+            active = horizontalPass(active, box: box, magic: magic, scratch: &scratch)
+            active = verticalPass(active, box: box, magic: magic, scratch: &scratch, pool: pool)
+        }
+        pool?.recycle(&scratch)
+        markPainted(active)
+    }
+
+    /// round(n / window) for the window `magic` was made for: exact while n < 2²⁰.
+    @inline(__always) private static func divide(_ sum: UInt32, _ half: UInt32, _ magic: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: (UInt64(sum + half) &* magic) >> 32)
+    }
+
+    /// One horizontal box pass over the rows of `active` (zero elsewhere); returns the
+    /// pixels that may now be non-zero.
+    private mutating func horizontalPass(_ active: PixelRect, box: Int, magic: UInt64, scratch: inout [UInt32]) -> PixelRect {
+        let out = PixelRect(x0: active.x0 - box, y0: active.y0, x1: active.x1 + box, y1: active.y1).intersection(bounds)
+        let (w, x0, length) = (width, out.x0 - originX, out.width)
+        let half = UInt32(box)
+        pixels.withUnsafeMutableBufferPointer { px in
+            scratch.withUnsafeMutableBufferPointer { line in
+                for y in out.y0..<out.y1 {
+                    let row = px.baseAddress! + (y - originY) * w + x0
+                    line.baseAddress!.update(from: row, count: length)
+                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
+                    for i in 0...box where i < length {
+                        let p = line[i]
+                        sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
+                    }
+                    for i in 0..<length {
+                        row[i] = Self.divide(sa, half, magic) << 24 | Self.divide(sr, half, magic) << 16
+                            | Self.divide(sg, half, magic) << 8 | Self.divide(sb, half, magic)
+                        if i + box + 1 < length {
+                            let p = line[i + box + 1]
+                            sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
+                        }
+                        if i - box >= 0 {
+                            let p = line[i - box]
+                            sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// One vertical box pass, row by row: a running sum per column and channel, into a
+    /// second buffer that then replaces the pixels.
+    private mutating func verticalPass(_ active: PixelRect, box: Int, magic: UInt64, scratch: inout [UInt32],
+                                       pool: BufferPool?) -> PixelRect {
+        let out = PixelRect(x0: active.x0, y0: active.y0 - box, x1: active.x1, y1: active.y1 + box).intersection(bounds)
+        let (w, x0, count) = (width, out.x0 - originX, out.width)
+        let half = UInt32(box)
+        var result = pool?.pixels(count: pixels.count, value: 0) ?? [UInt32](repeating: 0, count: pixels.count)
+        let (first, end) = (active.y0 - originY, active.y1 - originY)
+        pixels.withUnsafeBufferPointer { px in
+            result.withUnsafeMutableBufferPointer { dst in
+                scratch.withUnsafeMutableBufferPointer { sums in
+                    let (sa, sr, sg, sb) = (sums.baseAddress!, sums.baseAddress! + w, sums.baseAddress! + 2 * w, sums.baseAddress! + 3 * w)
+                    for i in 0..<count { sa[i] = 0; sr[i] = 0; sg[i] = 0; sb[i] = 0 }
+                    func add(_ y: Int, _ sign: Bool) {
+                        guard y >= first, y < end else { return }
+                        let row = px.baseAddress! + y * w + x0
+                        if sign {
+                            for i in 0..<count {
+                                let p = row[i]
+                                sa[i] += p >> 24; sr[i] += (p >> 16) & 0xff; sg[i] += (p >> 8) & 0xff; sb[i] += p & 0xff
+                            }
+                        } else {
+                            for i in 0..<count {
+                                let p = row[i]
+                                sa[i] -= p >> 24; sr[i] -= (p >> 16) & 0xff; sg[i] -= (p >> 8) & 0xff; sb[i] -= p & 0xff
+                            }
+                        }
+                    }
+                    let top = out.y0 - originY
+                    for y in top - box...top + box { add(y, true) }
+                    for y in top..<out.y1 - originY {
+                        let row = dst.baseAddress! + y * w + x0
+                        for i in 0..<count {
+                            row[i] = Self.divide(sa[i], half, magic) << 24 | Self.divide(sr[i], half, magic) << 16
+                                | Self.divide(sg[i], half, magic) << 8 | Self.divide(sb[i], half, magic)
+                        }
+                        add(y + box + 1, true)
+                        add(y - box, false)
+                    }
+                }
+            }
+        }
+        swap(&pixels, &result)
+        if let pool { pool.recycle(&result) }
+        return out
+    }
+
+    /// The definition: three box passes each way over every line of the surface, a line at
+    /// a time, dividing by the window. Slow; the reference `blur` must match.
+    public mutating func referenceBlur(radius: Double) {
+        let box = Self.boxHalfWidth(radius: radius)
+        guard box > 0, width > 0, height > 0 else { return }
+        var scratch = [UInt32](repeating: 0, count: max(width, height))
+        for _ in 0..<3 {
+            Self.boxBlur(&pixels, count: height, length: width, stride: 1, step: width, radius: box, scratch: &scratch)
+            Self.boxBlur(&pixels, count: width, length: height, stride: width, step: 1, radius: box, scratch: &scratch)
+        }
+        markPainted()
+    }
+
+    private static func boxBlur(_ px: inout [UInt32], count: Int, length: Int, stride: Int, step: Int, radius: Int,
+                                scratch: inout [UInt32]) {
+        let window = UInt32(2 * radius + 1)
+        px.withUnsafeMutableBufferPointer { px in
+            scratch.withUnsafeMutableBufferPointer { line in
+                for lineIndex in 0..<count {
+                    let base = lineIndex * step
+                    for i in 0..<length { line[i] = px[base + i * stride] }
+                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
+                    func add(_ p: UInt32) { sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff }
+                    func remove(_ p: UInt32) { sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff }
+                    for i in 0...radius where i < length { add(line[i]) }
+                    for i in 0..<length {
+                        px[base + i * stride] = ((sa + window / 2) / window) << 24 | ((sr + window / 2) / window) << 16
+                            | ((sg + window / 2) / window) << 8 | ((sb + window / 2) / window)
+                        let incoming = i + radius + 1, outgoing = i - radius
+                        if incoming < length { add(line[incoming]) }
+                        if outgoing >= 0 { remove(line[outgoing]) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Pixel and coverage buffers kept from one frame to the next, so that the offscreen work of
+/// layers (content, masks, mattes, shadows) does not allocate in the steady state: a buffer
+/// handed back is given out again to the next request it is large enough for.
+///
+/// Capacity is rounded up when a buffer is first made, so that a layer whose bounds grow by a
+/// few pixels from frame to frame keeps its buffer. A lock makes it safe to share between the
+/// threads that render bands of one frame.
+public final class BufferPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pixelBuffers: [[UInt32]] = []
+    private var byteBuffers: [[UInt8]] = []
+    private var rasterStorages: [Rasterizer.Storage] = []
+    private var made = 0
+    /// Buffers kept of each kind at most; past that a returned buffer is freed.
+    public let keep: Int
+
+    public init(keep: Int = 24) {
+        self.keep = max(0, keep)
+    }
+
+    /// How many buffers the pool had to allocate or grow since it was made: constant once
+    /// every frame's needs have been met once.
+    public var allocations: Int {
+        lock.lock(); defer { lock.unlock() }
+        return made
+    }
+
+    func pixels(count: Int, value: UInt32) -> [UInt32] {
+        lock.lock()
+        var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
+        lock.unlock()
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: repeatElement(value, count: count))
+        return buffer
+    }
+
+    func bytes(count: Int, value: UInt8) -> [UInt8] {
+        lock.lock()
+        var buffer = Self.take(from: &byteBuffers, count: count, made: &made)
+        lock.unlock()
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: repeatElement(value, count: count))
+        return buffer
+    }
+
+    func recycle(_ buffer: inout [UInt32]) {
+        var taken: [UInt32] = []
+        swap(&taken, &buffer)
+        lock.lock(); defer { lock.unlock() }
+        if pixelBuffers.count < keep { pixelBuffers.append(taken) }
+    }
+
+    func recycle(_ buffer: inout [UInt8]) {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        lock.lock(); defer { lock.unlock() }
+        if byteBuffers.count < keep { byteBuffers.append(taken) }
+    }
+
+    func rasterStorage() -> Rasterizer.Storage {
+        lock.lock(); defer { lock.unlock() }
+        return rasterStorages.popLast() ?? Rasterizer.Storage()
+    }
+
+    func recycle(_ storage: inout Rasterizer.Storage) {
+        var taken = Rasterizer.Storage()
+        swap(&taken, &storage)
+        lock.lock(); defer { lock.unlock() }
+        if rasterStorages.count < keep { rasterStorages.append(taken) }
+    }
+
+    /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large
+    /// enough, else a new one (counted) with some room to spare.
+    private static func take<T>(from buffers: inout [[T]], count: Int, made: inout Int) -> [T] {
+        var best: Int?
+        for (i, b) in buffers.enumerated() where b.capacity >= count {
+            if best == nil || b.capacity < buffers[best!].capacity { best = i }
+        }
+        if let best { return buffers.remove(at: best) }
+        made += 1
+        // The largest kept buffer is too small: it is dropped for the new one.
+        if let largest = buffers.indices.max(by: { buffers[$0].capacity < buffers[$1].capacity }) {
+            buffers.remove(at: largest)
+        }
+        var buffer: [T] = []
+        buffer.reserveCapacity(count + count / 4 + 1024)
+        return buffer
+    }
+}
