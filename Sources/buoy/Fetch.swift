@@ -10,8 +10,8 @@ struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Download a file from an ssh session: progress on the terminal, atomic placement, exit status.",
         discussion: """
-        Progress is a bar on stderr when it is a terminal (bytes, rate, ETA), through a daemon or
-        not; with --json, one JSON object per line on stdout, the same on every path:
+        Progress is one line on stderr when it is a terminal (name, percentage, size, rate, time
+        left, elapsed; fitted to the width), ending with a summary line, through a daemon or not; with --json, one JSON object per line on stdout, the same on every path:
         {"event":"progress"|"done"|"failed"|"accepted","state":…,"received":N,"expected":N|null,
         "fraction":F|null,"rate":bytes/s,"eta":seconds|null,"files":[{"url","output","state",
         "received","expected","error"?}],"message"?}. Exit status: 0 done, 1 bad arguments,
@@ -22,7 +22,7 @@ struct Fetch: ParsableCommand {
     @Argument(help: "http://, https:// or file:// URL.")
     var url: String
 
-    @Option(name: .shortAndLong, help: "Where the file goes. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
+    @Option(name: .shortAndLong, help: "Where the file goes; DIR/ (or an existing directory) means DIR/ and the URL's file name. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
     var output: String
 
     @Option(help: "Expected SHA-256 (64 hex digits).")
@@ -169,7 +169,7 @@ func checkCAFile(_ caFile: String?) throws {
 }
 
 /// Progress in one schema for every path — the daemon's events to its clients, `buoy fetch
-/// --json` through a daemon or not, `buoy status` — and one terminal bar drawn from it, so an
+/// --json` through a daemon or not, `buoy status` — and one terminal line drawn from it (TerminalBar), so an
 /// operator sees the same figures (bytes, rate, ETA) however the download runs.
 enum ProgressReport {
     /// `state` is the download screen's (idle, waiting, downloading, finishing, success, done,
@@ -215,24 +215,6 @@ enum ProgressReport {
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
-    }
-
-    /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08` (the state after it when
-    /// not downloading; `~` across the bar while the size is unknown).
-    static func bar(_ event: [String: Any]) -> String {
-        func size(_ b: Double) -> String {
-            b >= 1e9 ? String(format: "%.1f GB", b / 1e9) : b >= 1e6 ? String(format: "%.1f MB", b / 1e6) : String(format: "%.0f kB", b / 1e3)
-        }
-        let received = number(event["received"]) ?? 0, rate = number(event["rate"]) ?? 0
-        let state = event["state"] as? String ?? ""
-        let tail = "  " + size(received) + "  " + size(rate) + "/s"
-            + (number(event["eta"]).map { String(format: "  ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "")
-            + (state == "downloading" ? "" : "  " + state) + "   "
-        let width = 24
-        guard let f = number(event["fraction"]) else { return "[" + String(repeating: "~", count: width) + "]        " + tail }
-        let filled = min(width, max(0, Int(f * Double(width))))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-            + String(format: " %5.1f%%", f * 100) + tail
     }
 
     /// A JSON number as decoded (NSNumber) or as built here (Int, Double); nil for null.

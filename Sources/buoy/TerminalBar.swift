@@ -11,9 +11,16 @@ import Foundation
 /// It ends with one summary line in its place.
 struct TerminalBar {
     var name: String
-    var started: Double
+    /// When the job started; nil when the drawer does not know (no elapsed time shown).
+    var started: Double?
 
-    init(name: String, started: Double) {
+    /// For a drawer that has only the events (`buoy run`'s line): the first file's name.
+    init(event: [String: Any]) {
+        let output = ((event["files"] as? [[String: Any]])?.first?["output"] as? String) ?? ""
+        self.init(name: (output as NSString).lastPathComponent, started: nil)
+    }
+
+    init(name: String, started: Double?) {
         // A control character in the name would move the cursor; the bar shows it as `?`.
         self.name = String(name.map { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? "?" : $0 })
         self.started = started
@@ -35,7 +42,7 @@ struct TerminalBar {
     /// The closing line, in place of the bar, with its newline.
     func summary(_ event: [String: Any], now: Double, width: Int) -> String {
         let received = ProgressReport.number(event["received"]) ?? 0
-        let elapsed = max(0, now - started)
+        let elapsed = max(0, now - (started ?? now))
         let state = event["state"] as? String ?? ""
         var text: String
         if state == "done" || state == "success" {
@@ -53,7 +60,7 @@ struct TerminalBar {
     /// The fields that fit in `width - 1` columns.
     func line(_ event: [String: Any], now: Double, width: Int) -> String {
         let room = max(1, width - 1)
-        let fields = Self.fields(event, elapsed: max(0, now - started))
+        let fields = Self.fields(event, elapsed: started.map { max(0, now - $0) })
         // Drop fields by priority (lowest first) until the rest and the shortest name fit.
         var kept = fields
         while !kept.isEmpty, kept.map({ $0.text.count + 2 }).reduce(0, +) + min(Self.columns(name), 8) > room {
@@ -73,7 +80,7 @@ struct TerminalBar {
     }
 
     /// Percent (or state) first; the bar's picture goes first when room is short.
-    static func fields(_ event: [String: Any], elapsed: Double) -> [Field] {
+    static func fields(_ event: [String: Any], elapsed: Double?) -> [Field] {
         let received = ProgressReport.number(event["received"]) ?? 0
         let expected = ProgressReport.number(event["expected"])
         let rate = ProgressReport.number(event["rate"]) ?? 0
@@ -87,7 +94,7 @@ struct TerminalBar {
         fields.append(Field(text: expected.map { sizes(received, of: $0) } ?? size(received), priority: 5))
         fields.append(Field(text: size(rate) + "/s", priority: 2))
         if let eta = ProgressReport.number(event["eta"]) { fields.append(Field(text: "left " + clock(eta), priority: 4)) }
-        fields.append(Field(text: clock(elapsed), priority: 1))
+        if let elapsed { fields.append(Field(text: clock(elapsed), priority: 1)) }
         if state != "downloading" && !state.isEmpty { fields.append(Field(text: state, priority: 8)) }
         return fields
     }
