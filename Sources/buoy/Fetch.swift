@@ -81,7 +81,8 @@ struct Fetch: ParsableCommand {
             lastReport = now
             meter.add(bytes: s.received, at: now)
             let state = final ? (s.succeeded ? "done" : stop.requested ? "cancelled" : "failed") : "downloading"
-            let event = ProgressReport.event(final ? state : "progress", state: state, status: s, rate: meter.rate,
+            // A cancelled job ends with a "failed" event (the schema's end events), state "cancelled".
+            let event = ProgressReport.event(final ? (s.succeeded ? "done" : "failed") : "progress", state: state, status: s, rate: meter.rate,
                                              message: s.errors.first.map { "\($0)" })
             if json {
                 ProgressReport.printJSON(event)

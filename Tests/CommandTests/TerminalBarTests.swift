@@ -129,3 +129,23 @@ final class TerminalBarTests: CommandTestCase {
         XCTAssertEqual(left, [], "nothing hidden left behind")
     }
 }
+
+/// A job that ends without its file reports no time left, though bytes were flowing.
+final class EndedJobTests: CommandTestCase {
+    func testACancelledFetchReportsNoTimeLeft() throws {
+        let process = try start(["fetch", base + "/slow/400000?rate=100000", "-o", dir + "/x.img", "--json",
+                                 "--display", "none", "--socket", dir + "/no.sock"], name: "fetch")
+        // Cancel once the rate is known (a progress event with an ETA), mid-way.
+        XCTAssertTrue(waitUntil(10) { self.output(of: "fetch").contains("\"eta\":") && self.output(of: "fetch").contains("\"rate\":") &&
+            ((try? self.jsonLines(self.output(of: "fetch")))?.contains { $0["eta"] is NSNumber } ?? false) })
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, errors(of: "fetch"))
+        let last = try XCTUnwrap(try jsonLines(output(of: "fetch")).last)
+        XCTAssertEqual(last["event"] as? String, "failed")
+        XCTAssertEqual(last["state"] as? String, "cancelled")
+        XCTAssertGreaterThan(last["rate"] as? Int ?? 0, 0, "\(last)")
+        XCTAssertTrue(last["eta"] is NSNull, "\(last)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.img"))
+    }
+}
