@@ -18,6 +18,10 @@ extension Animation {
             throw ParseError(file: path, jsonPath: "", reason: "file is larger than the limit of \(limits.maxFileBytes) bytes")
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        // A dotLottie container is told by its zip magic, whatever the file is called.
+        if ZipArchive.isZip([UInt8](data.prefix(4))) {
+            return try DotLottie.parse([UInt8](data), name: name, file: path, limits: limits)
+        }
         return try parse(data, name: name, file: path, baseDirectory: (path as NSString).deletingLastPathComponent, limits: limits)
     }
 
@@ -27,6 +31,12 @@ extension Animation {
 
     public static func parse(_ data: Data, name: String, file: String, baseDirectory: String?,
                              limits: ParseLimits = ParseLimits()) throws -> Animation {
+        try parse(data, name: name, file: file, baseDirectory: baseDirectory, limits: limits, containerFile: nil)
+    }
+
+    /// `containerFile` gives an image asset's bytes from a container (dotLottie) by its `u` and `p`.
+    static func parse(_ data: Data, name: String, file: String, baseDirectory: String?, limits: ParseLimits,
+                      containerFile: ((String, String) throws -> [UInt8]?)?) throws -> Animation {
         guard data.count <= limits.maxFileBytes else {
             throw ParseError(file: file, jsonPath: "", reason: "data is larger than the limit of \(limits.maxFileBytes) bytes")
         }
@@ -37,6 +47,7 @@ extension Animation {
         }
         let log = ParseLog()
         var parser = LottieParser(baseDirectory: baseDirectory, limits: limits)
+        parser.containerFile = containerFile
         do {
             var animation = try parser.animation(JSONNode(json, path: .root, log: log))
             if animation.name.isEmpty { animation.name = name }
@@ -56,6 +67,8 @@ struct LottieParser {
     let baseDirectory: String?
     let limits: ParseLimits
     var keyframeCount = 0
+    /// Image files inside a container (dotLottie), by the asset's `u` and `p`.
+    var containerFile: ((String, String) throws -> [UInt8]?)? = nil
     /// The top composition's in and out points: a layer that lacks its own takes these.
     var compositionRange = (inPoint: 0.0, outPoint: 60.0)
 
@@ -258,6 +271,15 @@ struct LottieParser {
                 return .embedded([UInt8](data))
             }
             warn(node, "image \"\(id)\" has invalid base64 data")
+            return .missing
+        }
+        if let containerFile {
+            do {
+                if let bytes = try containerFile(directory, name) { return .embedded(bytes) }
+                warn(node, "image \"\(id)\" (\(directory)\(name)) is not in the container; not drawn")
+            } catch {
+                warn(node, "image \"\(id)\": \(error); not drawn")
+            }
             return .missing
         }
         guard let base = baseDirectory else { return .missing }

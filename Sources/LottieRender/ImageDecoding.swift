@@ -2,7 +2,7 @@ import Foundation
 import LottieModel
 import Raster
 
-/// Decodes image assets when they are first drawn (an asset no layer draws costs nothing),
+/// Decodes image assets (PNG, JPEG or WebP, told by their first bytes) when they are first drawn (an asset no layer draws costs nothing),
 /// within a byte budget for all decoded pixels: an image that does not fit is not drawn, with
 /// one warning. Files are opened beneath the animation's folder without following symbolic
 /// links, so an asset cannot reach outside it. A lock keeps the store safe when one renderer
@@ -59,10 +59,10 @@ enum ImageDecoding {
         do {
             switch asset.source {
             case .embedded(let bytes):
-                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
+                return .success(try ImageFile.decode(bytes, maxPixels: maxPixels))
             case .file(let directory, let relativePath):
                 let bytes = try BeneathFolder.contents(of: relativePath, in: directory, maxBytes: maxFileBytes)
-                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
+                return .success(try ImageFile.decode(bytes, maxPixels: maxPixels))
             case .missing:
                 return .failure(Failure(description: "no image data"))
             }
