@@ -102,7 +102,7 @@ final class DotLottieTests: XCTestCase {
         }
         // A zip bomb: 80 MB of zeros deflate to a few kilobytes; refused from the declared size.
         let zeros = root + "/zeros"
-        FileManager.default.createFile(atPath: zeros, contents: Data(count: 80 << 20))
+        XCTAssertTrue(FileManager.default.createFile(atPath: zeros, contents: Data(count: 80 << 20)))
         try zip(root + "/bomb.lottie", [("a/x.json", zeros)])
         XCTAssertThrowsError(try Animation.load(path: root + "/bomb.lottie")) { error in
             XCTAssertTrue("\(error)".contains("limit"), "\(error)")
