@@ -312,7 +312,18 @@ struct LottieParser {
             kept.append(item)
         }
         breakParentLoops(&result, nodes: kept)
+        markMatteSourcesByPosition(&result)
         return result
+    }
+
+    /// A layer with a track matte (`tt`) and no `tp` is matted by the layer just before it;
+    /// that layer is a matte source, not content, even when it lacks `td` (lottie-ios goes by
+    /// position the same way).
+    func markMatteSourcesByPosition(_ layers: inout [Layer]) {
+        for position in layers.indices.dropFirst()
+        where layers[position].matteMode != .none && layers[position].matteParent == nil {
+            layers[position - 1].isMatteSource = true
+        }
     }
 
     /// A layer that is its own ancestor has no defined position: its parent link is dropped.
@@ -476,7 +487,8 @@ struct LottieParser {
             let v = try n.doubles()
             guard v.count >= 3 else { return nil }
             let scale = v.prefix(3).contains { $0 > 1 } ? 1.0 / 255 : 1
-            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: v.count > 3 ? min(1, v[3]) : 1)
+            // The 4th (alpha) component is ignored, as for every colour.
+            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: 1)
         }
         func point(_ key: String) throws -> Vec2? {
             guard let n = node[key] else { return nil }
