@@ -10,7 +10,7 @@ struct Bench: ParsableCommand {
         discussion: "Ends with: bench: median_ms_per_frame=X p95_ms=Y frames=N"
     )
 
-    @Argument(help: "The Lottie JSON file.")
+    @Argument(help: "The Lottie file (JSON, or a dotLottie container).")
     var animation: String
 
     @Option(help: "Output size WxH.")
