@@ -28,6 +28,12 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
@@ -43,8 +49,8 @@ let package = Package(
         // The system-call layer: owned descriptors, typed errno, EINTR in one place, the
         // monotonic clock, epoll. Everything that waits on the kernel goes through it.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "Raster", dependencies: ["CPNG"]),
-        .target(name: "LottieModel"),
+        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP"]),
+        .target(name: "LottieModel", dependencies: ["CZlib"]),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
@@ -60,7 +66,7 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
-        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "CJPEG", "CWebP"]),
         .testTarget(name: "LottieModelTests", dependencies: ["LottieModel"]),
         // Regressions/ holds hostile inputs (fuzzer finds) the tests read from their path.
         .testTarget(name: "LottieRenderTests", dependencies: ["LottieRender", "LottieModel", "Raster"], exclude: ["Regressions"]),

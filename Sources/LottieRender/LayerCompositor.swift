@@ -229,12 +229,8 @@ struct LayerCompositor {
             surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip,
                          cache: renderer.coverageCache)
         case .image(let refId):
-            guard let image = renderer.images.image(refId) else { return }
-            var scale = Matrix.identity
-            if case .image(let asset)? = renderer.animation.assets[refId], asset.width > 0, asset.height > 0 {
-                scale = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
-            }
-            surface.draw(image, transform: scale.concatenating(world), opacity: opacity, clip: clip)
+            guard let drawn = renderer.images.drawable(refId, world: world) else { return }
+            surface.draw(drawn.image, transform: drawn.transform, opacity: opacity, clip: clip)
         case .precomp(let refId, let width, let height):
             guard let comp = renderer.precomps[refId] else { return }
             let localFrame = self.localFrame(of: layer, at: frame)
