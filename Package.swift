@@ -32,6 +32,12 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
                        providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig",
+                       providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi",
+                       providers: [.apt(["libfribidi-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
 
@@ -43,7 +49,9 @@ let package = Package(
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
-        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster"]),
+        // Fonts (fontconfig), shaping (HarfBuzz), bidi (FriBidi) and line layout to Raster paths.
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Text"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
@@ -62,6 +70,7 @@ let package = Package(
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]
