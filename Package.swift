@@ -70,7 +70,7 @@ let package = Package(
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
-        .testTarget(name: "TextTests", dependencies: ["Text", "Raster"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]

@@ -20,7 +20,6 @@ public struct FontRequest: Hashable, Sendable {
 public final class FontLibrary {
     private let config: OpaquePointer
     private var faces: [String: FontFace] = [:]
-    private var stacks: [FontRequest: FontStack] = [:]
 
     /// - Parameter extraDirectories: font folders searched besides the system's, e.g. an
     ///   animation's `fonts/` folder; a folder that does not exist is skipped.
@@ -38,16 +37,14 @@ public final class FontLibrary {
 
     /// The face and its fallbacks for `request`: fontconfig's best match (some face is always
     /// found while any font is installed), then every other face in its order of preference.
+    /// Each call sorts the system's fonts: keep the stack while the text's font stays the same.
     public func stack(for request: FontRequest) throws -> FontStack {
-        if let stack = stacks[request] { return stack }
         let candidates = sortedCandidates(for: request)
         let named = request.postScriptName.isEmpty ? nil : face(postScriptName: request.postScriptName)
         guard let primary = named ?? candidates.lazy.compactMap({ try? self.face(file: $0.file, index: $0.index) }).first else {
             throw FontError(file: request.family, reason: "no usable font is installed")
         }
-        let stack = FontStack(primary: primary, candidates: candidates, library: self)
-        stacks[request] = stack
-        return stack
+        return FontStack(primary: primary, candidates: candidates, library: self)
     }
 
     /// The face a file holds at `index`, opened once.
@@ -136,7 +133,8 @@ public final class FontStack {
 
     public let primary: FontFace
     private let candidates: [Candidate]
-    private unowned let library: FontLibrary
+    /// Faces are opened through the library so stacks share them; the stack keeps it alive.
+    private let library: FontLibrary
     private var chosen: [Unicode.Scalar: FontFace] = [:]
 
     init(primary: FontFace, candidates: [Candidate], library: FontLibrary) {

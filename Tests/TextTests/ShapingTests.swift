@@ -46,26 +46,26 @@ final class ShapingTests: XCTestCase {
 
     func testArabicIsJoinedAndRightToLeft() throws {
         let s = try shaper()
-        let word = "سلام"
+        let word = "سمك"  // seen, mim, kaf: initial, medial, final
         let (runs, rtl) = s.shape(Array(word.unicodeScalars))
         XCTAssertTrue(rtl)
         let joined = runs.flatMap(\.glyphs)
         XCTAssertFalse(joined.contains { $0.glyph == 0 })
         let isolated = word.unicodeScalars.map { s.stack.primary.glyph(for: $0) }
         // Visual order: the last letter (logically) comes first, in its final form.
-        XCTAssertEqual(joined.map(\.cluster), [3, 2, 1, 0])
+        XCTAssertEqual(joined.map(\.cluster), [2, 1, 0])
         let differing = zip(joined.reversed(), isolated).filter { $0.glyph != $1 }.count
-        XCTAssertGreaterThanOrEqual(differing, 3, "initial, medial and final forms, not the isolated ones")
+        XCTAssertEqual(differing, 3, "initial, medial and final forms, not the isolated ones")
     }
 
     func testMixedLineIsInVisualOrder() throws {
         let s = try shaper()
-        // "abc " then an Arabic word then " 12": the Arabic runs right to left between them.
-        let text = Array("abc سلام def".unicodeScalars)
+        // "abc ", an Arabic word, " def": the Arabic runs right to left between them.
+        let text = Array("abc سمك def".unicodeScalars)
         let (runs, rtl) = s.shape(text)
         XCTAssertFalse(rtl)
         let clusters = runs.flatMap(\.glyphs).map(\.cluster)
-        XCTAssertEqual(clusters, [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11])
+        XCTAssertEqual(clusters, [0, 1, 2, 3, 6, 5, 4, 7, 8, 9, 10])
         let hebrewFirst = s.shape(Array("שלום abc".unicodeScalars))
         XCTAssertTrue(hebrewFirst.rightToLeft)
         XCTAssertEqual(hebrewFirst.runs.flatMap(\.glyphs).map(\.cluster), [5, 6, 7, 4, 3, 2, 1, 0])
