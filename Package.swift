@@ -43,7 +43,7 @@ let package = Package(
 
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "LottieModel"),
-        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
+        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text"]),
         .target(name: "Player", dependencies: ["LottieModel"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
         .target(name: "Download", dependencies: ["CCurl"]),
@@ -70,7 +70,7 @@ let package = Package(
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
-        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk", "LottieModel", "LottieRender"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v5]

@@ -47,6 +47,20 @@ public final class FontLibrary {
         return FontStack(primary: primary, candidates: candidates, library: self)
     }
 
+    /// The installed face `request` names, nil when none does: the face with its PostScript
+    /// name, else fontconfig's best match when that is of the requested family (fontconfig
+    /// otherwise answers with a default face, which a caller may want to choose itself).
+    public func namedFace(for request: FontRequest) -> FontFace? {
+        if !request.postScriptName.isEmpty, let face = face(postScriptName: request.postScriptName) { return face }
+        guard !request.family.isEmpty else { return nil }
+        let wanted = request.family.lowercased()
+        for candidate in sortedCandidates(for: request).prefix(1) {
+            guard let face = try? face(file: candidate.file, index: candidate.index) else { continue }
+            if face.family.lowercased() == wanted || face.postScriptName.lowercased() == wanted { return face }
+        }
+        return nil
+    }
+
     /// The face a file holds at `index`, opened once.
     public func face(file: String, index: Int = 0) throws -> FontFace {
         let key = "\(index)\u{1}\(file)"
