@@ -35,7 +35,8 @@ public struct TextShaper {
     /// The runs of `scalars` in visual order (left to right on the screen), and whether the
     /// paragraph is right to left. `rightToLeft` nil finds the direction from the first strong character.
     public func shape(_ scalars: [Unicode.Scalar], rightToLeft: Bool? = nil) -> (runs: [ShapedRun], rightToLeft: Bool) {
-        guard !scalars.isEmpty else { return ([], rightToLeft ?? false) }
+        // HarfBuzz and FriBidi count in 32-bit integers: a longer text is not shaped.
+        guard !scalars.isEmpty, scalars.count < Int(Int32.max) else { return ([], rightToLeft ?? false) }
         let (levels, rtl) = Self.bidiLevels(scalars, rightToLeft: rightToLeft)
         let logical = itemize(scalars, levels: levels)
         let runs = logical.map { shapeRun(scalars, range: $0.range, level: $0.level, face: $0.face) }

@@ -26,6 +26,24 @@ final class LayoutTests: XCTestCase {
         XCTAssertFalse(untruncated.truncated)
     }
 
+    func testRightToLeftTextEndsWithTheEllipsisOnTheLeft() throws {
+        let s = try shaper()
+        let text = String(repeating: "جاري تنزيل التحديث ", count: 10)
+        let layout = s.layout(text, size: 16, options: LayoutOptions(width: 200, maxLines: 2))
+        XCTAssertEqual(layout.lines.count, 2)
+        XCTAssertTrue(layout.lines.allSatisfy(\.rightToLeft))
+        let ellipsis = s.stack.primary.glyph(for: "\u{2026}")
+        XCTAssertEqual(layout.lines[1].glyphs.first?.glyph, ellipsis, "the logical end of a right-to-left line is on its left")
+        XCTAssertFalse(layout.lines.flatMap(\.glyphs).contains { $0.glyph == 0 })
+    }
+
+    func testNamedFaceIsNilForAnUnknownFamily() throws {
+        let library = try FontLibrary()
+        XCTAssertNil(library.namedFace(for: FontRequest(family: "No Such Family Anywhere")))
+        XCTAssertEqual(library.namedFace(for: FontRequest(family: "DejaVu Serif"))?.postScriptName, "DejaVuSerif")
+        XCTAssertEqual(library.namedFace(for: FontRequest(family: "x", postScriptName: "DejaVuSans-Bold"))?.style, "Bold")
+    }
+
     func testCJKWrapsBetweenIdeographs() throws {
         let s = try shaper()
         let text = String(repeating: "正在下载更新文件", count: 4)
