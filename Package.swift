@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Player", targets: ["Player"]),
         .library(name: "Display", targets: ["Display"]),
         .library(name: "Download", targets: ["Download"]),
+        .library(name: "Posix", targets: ["Posix"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,22 +41,27 @@ let package = Package(
                        providers: [.apt(["libfribidi-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
+        // epoll and eventfd, which Swift's Glibc module does not export.
+        .systemLibrary(name: "CPosix"),
 
+        // The system-call layer: owned descriptors, typed errno, EINTR in one place, the
+        // monotonic clock, epoll. Everything that waits on the kernel goes through it.
+        .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "LottieModel"),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text"]),
-        .target(name: "Player", dependencies: ["LottieModel"]),
-        .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel"]),
+        .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
+        .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
         // Fonts (fontconfig), shaping (HarfBuzz), bidi (FriBidi) and line layout to Raster paths.
         .target(name: "Text", dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
-        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Text"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix", "Text"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
-            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control",
+            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -67,9 +73,10 @@ let package = Package(
         // The loopback HTTP server the tests start is a script beside them, run from its path.
         .testTarget(name: "DownloadTests", dependencies: ["Download"], exclude: ["http_server.py"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Download"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster", "Download"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk", "LottieModel", "LottieRender"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],

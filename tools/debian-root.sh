@@ -79,10 +79,10 @@ in_root() {
 # .ci/swift60 (does the project still build with 6.0?) and tools/arm64-build (lld and the arm64
 # binutils for the cross build, dpkg-dev for the package's dependencies).
 buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config libpng-dev libfreetype-dev libdrm-dev
-    libcurl4-openssl-dev libevdev-dev lld dpkg-dev binutils-aarch64-linux-gnu)
+    libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev lld dpkg-dev binutils-aarch64-linux-gnu)
 
 # The arm64 trixie sysroot the cross build compiles and links against (unpacked only): the C
 # libraries' headers, libc and libstdc++ (the static Swift runtime needs it), and Debian's arm64
 # Swift for its runtime, Foundation modules and swift_static.
 buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
-    libdrm-dev libcurl4-openssl-dev libevdev-dev zlib1g-dev)
+    libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev zlib1g-dev)

@@ -2,8 +2,9 @@
 """Boots the board under QEMU and checks Buoy on a real kernel DRM driver.
 
 Checks: the frame on screen (QMP screendump) is the frame `buoy render` draws; page flips
-keep coming; SIGTERM ends buoy with status 143 and gives the display back to the console.
-Prints figures (boot time, flips per second) and ends with 'N passed, N failed'.
+keep coming; SIGTERM ends buoy with status 143 and gives the display back to the console; the
+daemon's held screen after a download costs no CPU and no flips.
+Prints figures (boot time, flips per second, held-screen CPU) and ends with 'N passed, N failed'.
 
 usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR]
 """
@@ -332,6 +333,14 @@ def run_daemon(args, workdir):
               m.group(1) == "0" and int(m.group(2)) >= 3 and last.get("event") == "done", f"exit {m.group(1)}, {m.group(2)} events")
         states = wait_for(serial, r"BOARD: states (.*)", 30).group(1).split()
         check("the daemon ran the sequence", "downloading" in states and states[-1] == "done", " ".join(states))
+        held = wait_for(serial, r"BOARD: held cpu (\d+) (\d+) frames (\d+) (\d+)", 60)
+        # Clock ticks of 10 ms (USER_HZ 100); a held screen renders and flips nothing.
+        seconds = (int(held.group(2)) - int(held.group(1))) / 100
+        flips = int(held.group(4)) - int(held.group(3))
+        print(f"figure [daemon]: held screen after done (--on-complete hold, DRM): {seconds:.2f} s CPU in 10 s, {flips} page flips",
+              flush=True)
+        check("a held screen uses at most 0.05 s CPU in 10 s and flips no page", seconds <= 0.05 and flips == 0,
+              f"{seconds:.2f} s, {flips} flips")
         wait_for(serial, r"BOARD: end", 60)
     except Exception as e:
         check("daemon board run", False, str(e))

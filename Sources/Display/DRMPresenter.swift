@@ -1,6 +1,7 @@
 import CDRM
 import CKernel
 import Foundation
+import Posix
 import Raster
 
 /// Shows frames on a DRM/KMS CRTC: a connected connector and its mode, two dumb buffers,
@@ -88,7 +89,7 @@ public final class DRMPresenter: Presenter {
         refreshInterval = Self.refreshInterval(of: mode)
         description = "drm:\(path) \(panelWidth)x\(panelHeight)@\(Int((1 / refreshInterval).rounded()))"
         savedCrtc = drmModeGetCrtc(fd, crtc)
-        if allowAtomic && ProcessInfo.processInfo.environment["BUOY_DRM_LEGACY"] == nil {
+        if allowAtomic {
             atomic = AtomicModeset(fd: fd, connector: connector, crtc: crtc)
         }
         console = ConsoleMode.enterGraphics()
@@ -265,36 +266,39 @@ public final class DRMPresenter: Presenter {
 
     public func nextPresentationTime() -> Double {
         if let last = lastFlipTime { return last + refreshInterval }
-        return Self.monotonicNow() + refreshInterval
-    }
-
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        return Monotonic.now() + refreshInterval
     }
 
     public func presentationTime(notBefore earliest: Double) -> Double {
         let ready = earliest + writeSeconds
-        guard let last = lastFlipTime else { return max(ready, Self.monotonicNow()) }
+        guard let last = lastFlipTime else { return max(ready, Monotonic.now()) }
         let time = FramePacing.presentationTime(notBefore: ready, last: last, interval: refreshInterval)
         target = time
         return time
     }
 
-    /// Sleeps (never spins) until `time` on the monotonic clock.
-    static func sleep(until time: Double) {
-        var ts = timespec(tv_sec: Int(time.rounded(.down)), tv_nsec: Int((time - time.rounded(.down)) * 1e9))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    /// Shows `surface` and waits (poll) for its page flip.
+    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
+        if let shown = try queue(surface, version: version) { return shown }
+        while true {
+            guard try waitForEvents(timeout: 1) else { throw DisplayError(device: device, reason: "no page-flip event within 1 s") }
+            if let shown = try flipCompleted() { return shown }
+        }
     }
 
-    public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
+    public var flipDescriptor: Int32? { fd }
+
+    /// Writes the frame into the back buffer and queues its flip (the first frame sets the
+    /// mode and is on screen at once). A frame ready early is held back until just before its
+    /// refresh.
+    public func queue(_ surface: Surface, version: UInt64) throws -> Presentation? {
         guard !closed else { throw DisplayError(device: device, reason: "display is closed") }
+        guard !flipPending else { throw DisplayError(device: device, reason: "a page flip is still pending") }
         // Draw into the back buffer while the front one is on screen; a buffer that already
         // holds this picture is flipped as it is.
         let back = modeSet ? 1 - front : front
         let buffer = buffers[back]
-        let writeStart = Self.monotonicNow()
+        let writeStart = Monotonic.now()
         let firstWrite = bufferVersions[back] == nil  // faults the mapping in: no guide
         if version == .max || bufferVersions[back] != version {
             PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
@@ -302,32 +306,40 @@ public final class DRMPresenter: Presenter {
         }
         // Up at once, down slowly (a prediction that falls short shows the frame late); a
         // buffer that already holds the picture takes nothing.
-        let took = Self.monotonicNow() - writeStart
+        let took = Monotonic.now() - writeStart
         if !firstWrite { writeSeconds = took > writeSeconds ? took : 0.7 * writeSeconds + 0.3 * took }
-        if !modeSet {
-            if atomic != nil, atomic!.modeset(&mode, fb: buffer.fb) {
-                api = "atomic"
-            } else {
-                atomic = nil
-                var connector = connectorID
-                guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
-                    let e = errno
-                    // Without master the kernel refuses the modeset (EACCES): someone else
-                    // took the display between opening and now.
-                    if e == EACCES || e == EBUSY { throw DisplayError(device: device, reason: "mode set failed: " + Self.masterFailure(e), kind: .busy) }
-                    throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(e)))")
-                }
+        if !modeSet { return try setMode(buffer) }
+        try queueFlip(buffer, back: back)
+        return nil
+    }
+
+    /// The first frame: the mode is set with it.
+    private func setMode(_ buffer: DumbBuffer) throws -> Presentation {
+        if atomic != nil, atomic!.modeset(&mode, fb: buffer.fb) {
+            api = "atomic"
+        } else {
+            atomic = nil
+            var connector = connectorID
+            guard drmModeSetCrtc(fd, crtcID, buffer.fb, 0, 0, &connector, 1, &mode) == 0 else {
+                let e = errno
+                // Without master the kernel refuses the modeset (EACCES): someone else
+                // took the display between opening and now.
+                if e == EACCES || e == EBUSY { throw DisplayError(device: device, reason: "mode set failed: " + Self.masterFailure(e), kind: .busy) }
+                throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(e)))")
             }
-            description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
-            _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)  // ENOSYS on drivers that scan out directly
-            modeSet = true
-            // No vblank support (EOPNOTSUPP): flips complete as soon as they are queued.
-            var sequence: UInt64 = 0, ns: UInt64 = 0
-            if drmCrtcGetSequence(fd, crtcID, &sequence, &ns) != 0 && errno == EOPNOTSUPP { hasVblank = false }
-            let now = Self.monotonicNow()
-            lastFlipTime = now
-            return Presentation(time: now, missed: 0)
         }
+        description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
+        _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)  // ENOSYS on drivers that scan out directly
+        modeSet = true
+        // No vblank support (EOPNOTSUPP): flips complete as soon as they are queued.
+        var sequence: UInt64 = 0, ns: UInt64 = 0
+        if drmCrtcGetSequence(fd, crtcID, &sequence, &ns) != 0 && errno == EOPNOTSUPP { hasVblank = false }
+        let now = Monotonic.now()
+        lastFlipTime = now
+        return Presentation(time: now, missed: 0)
+    }
+
+    private func queueFlip(_ buffer: DumbBuffer, back: Int) throws {
         let expected = nextPresentationTime()
         if let target {
             // Hold a frame that is ready early: with vblank, queue it early in the refresh before
@@ -335,7 +347,7 @@ public final class DRMPresenter: Presenter {
             // right after the last flip); without, flip at the time itself.
             self.target = nil
             let submit = target - (hasVblank ? refreshInterval * 7 / 8 : 0)
-            if submit > Self.monotonicNow() { Self.sleep(until: submit) }
+            if submit > Monotonic.now() { Monotonic.sleep(until: submit) }
         }
         flipState.time = nil
         let userData = Unmanaged.passUnretained(flipState).toOpaque()
@@ -348,41 +360,48 @@ public final class DRMPresenter: Presenter {
         }
         _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
         flipPending = true
-        let time = try waitForFlip()
-        front = back
-        let missed = FramePacing.missed(presentedAt: time, expected: expected, interval: refreshInterval)
-        lastFlipTime = time
-        return Presentation(time: time, missed: missed)
+        pendingFlip = (back, expected)
     }
 
-    /// Waits (poll, never spinning) for the flip event; returns its timestamp.
-    private func waitForFlip() throws -> Double {
+    /// The flip queued last and when it was expected on screen.
+    private var pendingFlip: (back: Int, expected: Double)?
+
+    /// Reads the DRM events waiting (call when the descriptor is readable); the queued
+    /// frame's presentation once its flip event came.
+    public func flipCompleted() throws -> Presentation? {
+        guard flipPending, let pending = pendingFlip else { return nil }
         var context = drmEventContext()
         context.version = Int32(buoy_drm_event_context_version)
         context.page_flip_handler = { _, _, sec, usec, data in
             guard let data else { return }
             Unmanaged<FlipState>.fromOpaque(data).takeUnretainedValue().time = Double(sec) + Double(usec) / 1e6
         }
-        while flipState.time == nil {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&pfd, 1, 1000)
-            if r < 0 {
-                if errno == EINTR { continue }
-                throw DisplayError(device: device, reason: "poll failed: \(String(cString: strerror(errno)))")
-            }
-            if r == 0 { throw DisplayError(device: device, reason: "no page-flip event within 1 s") }
-            guard drmHandleEvent(fd, &context) == 0 else {
-                throw DisplayError(device: device, reason: "reading DRM events failed")
-            }
-        }
+        guard drmHandleEvent(fd, &context) == 0 else { throw DisplayError(device: device, reason: "reading DRM events failed") }
+        guard let time = flipState.time else { return nil }
         flipPending = false
-        return flipState.time!
+        pendingFlip = nil
+        front = pending.back
+        lastFlipTime = time
+        return Presentation(time: time, missed: FramePacing.missed(presentedAt: time, expected: pending.expected, interval: refreshInterval))
+    }
+
+    /// Waits (poll, never spinning) until the device has events; false after `timeout` seconds.
+    private func waitForEvents(timeout: Double) throws -> Bool {
+        do {
+            return try Descriptor.waitReadable(fd, timeout: timeout)
+        } catch {
+            throw DisplayError(device: device, reason: "\(error)")
+        }
     }
 
     public func close() {
         guard !closed else { return }
         closed = true
-        if flipPending { _ = try? waitForFlip() }
+        // A flip still queued must land before its buffers go.
+        for _ in 0..<3 where flipPending {
+            guard (try? waitForEvents(timeout: 1)) == true else { break }
+            _ = try? flipCompleted()
+        }
         atomic?.destroy()
         if let saved = savedCrtc {
             var connector = connectorID

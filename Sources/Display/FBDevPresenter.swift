@@ -1,5 +1,6 @@
 import CKernel
 import Foundation
+import Posix
 import Raster
 
 /// Shows frames on a Linux framebuffer device (`/dev/fb0`, e.g. an SPI panel through fbtft):
@@ -90,17 +91,21 @@ public final class FBDevPresenter: Presenter {
     deinit { close() }
 
     public func nextPresentationTime() -> Double {
-        (lastPresent ?? DRMPresenter.monotonicNow()) + refreshInterval
+        (lastPresent ?? Monotonic.now()) + refreshInterval
     }
 
     public func presentationTime(notBefore earliest: Double) -> Double {
-        guard let last = lastPresent else { return max(earliest, DRMPresenter.monotonicNow()) }
+        guard let last = lastPresent else { return max(earliest, Monotonic.now()) }
         return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
 
-    /// Whether FBIO_WAITFORVSYNC works here; after its first failure (fbtft and most SPI
-    /// panels have no vsync interrupt) frames are paced by a timer instead.
+    /// Whether FBIO_WAITFORVSYNC works here. A driver without it (fbtft and most SPI panels
+    /// have no vsync interrupt) says so with ENOTTY or EINVAL at once: frames are then paced by
+    /// a timer. Any other failure (a signal is retried; a timeout, a busy device) counts, and
+    /// only `vsyncFailureLimit` in a row turn vsync off — one bad wait does not end it for the run.
     private var hasVsync = true
+    private var vsyncFailures = 0
+    static let vsyncFailureLimit = 3
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
@@ -108,7 +113,7 @@ public final class FBDevPresenter: Presenter {
         PanelConversion.write(surface, rotation: rotation, to: map + target * stride * panelHeight, stride: stride, format: format)
         if !hasVsync {
             // No vblank to wait for: the timer stands in for it, so the frame shows at its time.
-            let now = DRMPresenter.monotonicNow()
+            let now = Monotonic.now()
             if expected > now { usleep(useconds_t((expected - now) * 1e6)) }
         }
         if canPan {
@@ -119,14 +124,22 @@ public final class FBDevPresenter: Presenter {
             _ = buoy_ioctl_ptr(fd, buoy_fbiopan_display, &variable)
             page = target
         }
-        if hasVsync {
-            var zero: UInt32 = 0
-            hasVsync = buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) == 0
-        }
-        let now = DRMPresenter.monotonicNow()
+        if hasVsync { waitForVsync() }
+        let now = Monotonic.now()
         let missed = lastPresent == nil ? 0 : FramePacing.missed(presentedAt: now, expected: expected, interval: refreshInterval)
         lastPresent = now
         return Presentation(time: now, missed: missed)
+    }
+
+    private func waitForVsync() {
+        var zero: UInt32 = 0
+        if retryingInterrupts({ buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) }) == 0 {
+            vsyncFailures = 0
+            return
+        }
+        let e = errno
+        vsyncFailures += 1
+        if e == ENOTTY || e == EINVAL || e == EOPNOTSUPP || vsyncFailures >= Self.vsyncFailureLimit { hasVsync = false }
     }
 
     private var closed = false

@@ -27,10 +27,22 @@ public protocol Presenter: AnyObject {
     var rotation: Rotation { get }
     /// Files and streams: time is virtual (frame number over the rate), nothing is on a screen.
     var writesFiles: Bool { get }
+
+    /// For an event loop: readable when a queued frame reached the screen (DRM page-flip
+    /// events); nil when `queue` returns only once the frame is shown.
+    var flipDescriptor: Int32? { get }
+    /// Starts showing `surface`: its presentation when it is already on screen, nil when it
+    /// will be, announced on `flipDescriptor` (then `flipCompleted()` tells when).
+    func queue(_ surface: Surface, version: UInt64) throws -> Presentation?
+    /// Reads what `flipDescriptor` has: the queued frame's presentation once it is on screen.
+    func flipCompleted() throws -> Presentation?
 }
 
 extension Presenter {
     public var writesFiles: Bool { false }
+    public var flipDescriptor: Int32? { nil }
+    public func queue(_ surface: Surface, version: UInt64) throws -> Presentation? { try present(surface, version: version) }
+    public func flipCompleted() throws -> Presentation? { nil }
 
     public func present(_ surface: Surface) throws -> Presentation {
         try present(surface, version: .max)

@@ -147,6 +147,10 @@ public final class InputWatcher {
 
     deinit { if inotify >= 0 { close(inotify) } }
 
+    /// The inotify watch and every device: an event loop watches them for reading and calls
+    /// `poll()` when one is ready (the set changes as devices come and go).
+    public var descriptors: [Int32] { (inotify >= 0 ? [inotify] : []) + devices.values.map(\.fd) }
+
     /// Paths and names of the devices being watched.
     public var watched: [(path: String, name: String)] { devices.values.map { ($0.path, $0.name) }.sorted { $0.path < $1.path } }
 

@@ -103,6 +103,10 @@ public final class DownloadScreen {
         return Vec2(x: (d * offset.x - c * offset.y) / determinant, y: (a * offset.y - b * offset.x) / determinant)
     }
 
+    /// Whether the picture may still change by itself: the player runs, the water eases, or a
+    /// success waits to start the finish. When false, frames are the same until an event.
+    public var isAnimating: Bool { player.isPlaying || animator?.isRunning == true || successPending }
+
     /// Whether the animation has the property the download drives.
     public var drivesProperty: Bool { water != nil }
 

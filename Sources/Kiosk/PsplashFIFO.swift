@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// psplash's control protocol on a FIFO, so scripts, systemd units and SWUpdate's progress
 /// client that already drive psplash drive Buoy unchanged: NUL- or newline-terminated
@@ -17,37 +18,32 @@ public final class PsplashFIFO {
     }
 
     public let path: String
-    private let fd: Int32
+    private let reader: Descriptor
     /// Kept open for writing too, so the FIFO never reports end-of-file between writers.
-    private let keepAlive: Int32
+    private let keepAlive: Descriptor?
     private var pending: [UInt8] = []
+
+    /// Readable when a writer sent something: an event loop watches it and calls `poll()`.
+    public var fd: Int32 { reader.rawValue }
 
     /// Creates the FIFO (mode 0660) unless it exists, and opens it without blocking.
     public init(path: String) throws {
         var st = stat()
         if stat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFIFO else { throw FIFOError(path: path, reason: "exists and is not a FIFO") }
-        } else if mkfifo(path, 0o660) != 0 {
-            throw FIFOError(path: path, reason: "cannot create the FIFO: \(String(cString: strerror(errno)))")
+        } else {
+            try checked("mkfifo", path: path) { mkfifo(path, 0o660) }
         }
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw FIFOError(path: path, reason: String(cString: strerror(errno))) }
-        keepAlive = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        reader = try Descriptor.open(path, flags: O_RDONLY | O_NONBLOCK)
+        keepAlive = try? Descriptor.open(path, flags: O_WRONLY | O_NONBLOCK)
         self.path = path
-    }
-
-    deinit {
-        close(fd)
-        if keepAlive >= 0 { close(keepAlive) }
     }
 
     /// Commands received since the last call; never blocks.
     public func poll() -> [Command] {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            pending += buffer[0..<n]
+        // A read error is treated as nothing to read: the FIFO stays open, the next write wakes it.
+        while let chunk = try? reader.readAvailable(limit: 65536), !chunk.bytes.isEmpty {
+            pending += chunk.bytes
             if pending.count > 65536 { pending.removeFirst(pending.count - 65536) }  // a runaway writer
         }
         var commands: [Command] = []

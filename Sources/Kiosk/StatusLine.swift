@@ -5,13 +5,13 @@ import Text
 /// A message along the bottom of the screen (psplash's `MSG`, a failure's cause) over a dark
 /// band, set by the text engine: any script (fontconfig fallbacks for CJK, Arabic…), shaped,
 /// bidi-ordered, centred, wrapped to two lines and ended with an ellipsis when longer.
-public struct StatusLine {
+public struct StatusLine: Sendable {
     public let text: String
     /// The rows the band covers, nil when there is no text.
     public let band: Range<Int>?
-    private let layout: TextLayout?
-    /// Where the layout's origin (left of the wrap width, first baseline) lands on the screen.
-    private let origin: Point
+    /// The glyph outlines, placed on the screen: a value, so the line can be drawn on any
+    /// thread while the fonts it was set with stay with the one that set it.
+    private let glyphs: Path
 
     /// The message is limited to 2 lines; `fonts` is the library to find faces in (the system's
     /// when nil: pass one to share it between successive messages).
@@ -21,7 +21,7 @@ public struct StatusLine {
         guard !message.isEmpty, width > 0, height > 0,
               let library = fonts ?? (try? FontLibrary()),
               let stack = try? library.stack(for: FontRequest(family: "DejaVu Sans", style: "Book")) else {
-            (band, layout, origin) = (nil, nil, Point(0, 0))
+            (band, glyphs) = (nil, Path())
             return
         }
         let size = max(12, Double(min(width, height)) / 22)
@@ -36,8 +36,7 @@ public struct StatusLine {
         let block = layout.height
         let firstBaseline = Double(top) + (Double(height - top) - block) / 2 + layout.ascent
         self.band = top..<height
-        self.layout = layout
-        self.origin = Point(margin, firstBaseline)
+        self.glyphs = layout.path().transformed(by: Transform(a: 1, b: 0, c: 0, d: 1, tx: margin, ty: firstBaseline))
     }
 
     /// Whether the point (in pixels of the screen) lies on the band: a touch there answers
@@ -49,7 +48,7 @@ public struct StatusLine {
 
     /// Draws the band and the message over what the surface holds.
     public func draw(into surface: inout Surface) {
-        guard let band, let layout else { return }
+        guard let band else { return }
         var backing = Path()
         let (w, top, bottom) = (Double(surface.width), Double(band.lowerBound), Double(band.upperBound))
         backing.move(to: Point(0, top))
@@ -60,7 +59,6 @@ public struct StatusLine {
         surface.fill(backing, paint: .solid(Color(r: 0x0b / 255, g: 0x1f / 255, b: 0x33 / 255)), opacity: 0.72)
         // Glyphs are clipped to the band so a tall fallback face never spills onto the animation.
         let clip = Clip(rect: PixelRect(x0: 0, y0: band.lowerBound, x1: surface.width, y1: band.upperBound))
-        surface.fill(layout.path(), transform: Transform(a: 1, b: 0, c: 0, d: 1, tx: origin.x, ty: origin.y),
-                     paint: .solid(.white), clip: clip)
+        surface.fill(glyphs, paint: .solid(.white), clip: clip)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// Where playback gets the time, in seconds. The display loop reads presentation times from
 /// it; tests drive a virtual one.
@@ -10,11 +11,7 @@ public protocol PlaybackClock: AnyObject {
 public final class MonotonicClock: PlaybackClock {
     public init() {}
 
-    public var now: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public var now: Double { Monotonic.now() }
 }
 
 /// A clock that moves only when told: tests step it frame by frame, and a display sets it to

@@ -132,7 +132,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         let server = try ThrottledServer(size: bytes, rate: rate, port: port)
         print("serving http://127.0.0.1:\(server.port)/payload.bin sha256=\(server.sha256)")
-        fflush(stdout)
+        fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
         while true { sleep(3600) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Display
 import Raster
 
@@ -53,6 +54,9 @@ struct DisplayOptions: ParsableArguments {
         let w = size?.width ?? (turn.swapsAxes ? animationSize.1 : animationSize.0)
         let h = size?.height ?? (turn.swapsAxes ? animationSize.0 : animationSize.1)
         let modeRequest = mode.flatMap(ModeRequest.init)
+        // BUOY_DRM_LEGACY=1: legacy modeset and page flips even where the driver offers atomic
+        // (the board test runs both). Read here, by the CLI: the library takes it as a value.
+        let atomic = ProcessInfo.processInfo.environment["BUOY_DRM_LEGACY"] == nil
         func headless(_ dir: String) throws -> Presenter {
             try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every, rotate: turn)
         }
@@ -61,14 +65,16 @@ struct DisplayOptions: ParsableArguments {
             case .headless(let dir): return try headless(dir)
             case .y4m(let path): return try Y4MPresenter(path: path, width: w, height: h, fps: fps, rotate: turn)
             case .drm(let device):
-                return try DRMPresenter(device: device, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
+                return try DRMPresenter(device: device, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat),
+                                        allowAtomic: atomic)
             case .fbdev(let device): return try FBDevPresenter(device: device, rotate: turn)
             case .auto(let headlessDirectory):
                 // Each step only when the one before has nothing to show on: a display that is
                 // there but refused (busy, no permission) stops here with its own error.
                 let drmError: DisplayError
                 do {
-                    return try DRMPresenter(device: nil, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat))
+                    return try DRMPresenter(device: nil, modeRequest: modeRequest, rotate: turn, format: PixelFormat(rawValue: pixelFormat),
+                                            allowAtomic: atomic)
                 } catch let error as DisplayError {
                     guard DisplayFallback.mayFallBack(after: error) else { throw error }
                     drmError = error

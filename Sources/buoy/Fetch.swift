@@ -2,6 +2,7 @@ import ArgumentParser
 import Control
 import Download
 import Foundation
+import Posix
 
 /// `buoy fetch`: a download from the shell, with the same guarantees as the screen's (a
 /// `.part` file, resume, retries, checksum, atomic placement) and progress on the terminal.
@@ -104,7 +105,10 @@ struct Fetch: ParsableCommand {
         // lie inside it), so it is sent as typed.
         var request: [String: Any] = ["cmd": "fetch", "url": url, "output": output]
         if let sha256 { request["sha256"] = sha256 }
-        try client.send(request)
+        // A daemon that refuses this client (its credentials) answers with an error line and
+        // closes at once, maybe before the request is written: the send then fails, and the
+        // refusal is read below like any other answer.
+        do { try client.send(request) } catch {}
         let tty = isatty(STDERR_FILENO) != 0
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
@@ -127,11 +131,7 @@ struct Fetch: ParsableCommand {
         throw CommandFailure(message: "\(socket): the daemon stopped answering", exitCode: 5)
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { Monotonic.now() }
 }
 
 /// The download policy of the command line: https trusts `--ca-file`, else $SSL_CERT_FILE, else
@@ -193,7 +193,7 @@ enum ProgressReport {
     static func printJSON(_ event: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         print(String(decoding: data, as: UTF8.self))
-        fflush(stdout)
+        fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
     }
 
     /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08` (the state after it when

@@ -4,6 +4,7 @@ import Foundation
 import LottieModel
 import LottieRender
 import Player
+import Posix
 import Raster
 import Synchronization
 
@@ -96,29 +97,18 @@ struct Play: ParsableCommand {
         var surface = Surface(width: presenter.width, height: presenter.height)
         let start = clock.now
         var sequence = 0
-        let wallStart = DRMPresenter.monotonicNow()
         printStatus("playing on \(presenter.description)")
         var version: UInt64 = 0
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
-        var missedTotal = 0
-        var firstShown: (time: Double, cpu: Double)?
-        // After the loop, however it ends: what pacing and the CPU did after the first frame
-        // (startup, parsing and the modeset are left out of the per-frame cost).
-        defer {
-            if let firstShown, sequence > 1, !presenter.writesFiles {
-                let frames = sequence - 1
-                let seconds = DRMPresenter.monotonicNow() - firstShown.time
-                printStatus(String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
-                                   frames, seconds, Double(frames) / max(seconds, 1e-9), missedTotal,
-                                   (ProcessClock.cpuSeconds() - firstShown.cpu) * 1000 / Double(frames)))
-            }
-        }
+        var figures = PlaybackFigures()
+        // After the loop, however it ends.
+        defer { if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) } }
         while !stop.requested {
             // Render each frame for the instant it will be seen: the first refresh after
             // rendering can finish. A slow frame thus skips ahead; the animation never slows.
-            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
+            clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
             let frame = player.tick()
-            let renderStart = DRMPresenter.monotonicNow()
+            let renderStart = Monotonic.now()
             if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
                 version &+= 1
             }
@@ -126,7 +116,7 @@ struct Play: ParsableCommand {
             // animation time behind), one that is long holds it back. A picture that stopped
             // changing costs next to nothing, and its frames go at every refresh again. The
             // first frame (cold caches) is no guide.
-            let took = DRMPresenter.monotonicNow() - renderStart
+            let took = Monotonic.now() - renderStart
             if sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
             let shown: Presentation
             do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
@@ -135,14 +125,7 @@ struct Play: ParsableCommand {
             traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
                                                progress: player.progress(forFrame: frame), download: nil,
                                                state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
-            missedTotal += shown.missed
-            if sequence == 0 {
-                let now = DRMPresenter.monotonicNow()
-                let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
-                printStatus("first frame on screen " + sinceStart
-                            + String(format: "%.1f ms after opening the display, on ", (now - wallStart) * 1000) + presenter.description)
-                firstShown = (shown.time, ProcessClock.cpuSeconds())
-            }
+            figures.shown(shown, on: presenter)
             sequence += 1
             if finished && !player.isPlaying { break }
             if let duration, clock.now - start >= duration { break }
@@ -151,6 +134,33 @@ struct Play: ParsableCommand {
             presenter.close()
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
+    }
+}
+
+/// What `buoy play` reports: when the first frame reached the screen, and what pacing and the
+/// CPU did after it (startup, parsing and the modeset are left out of the per-frame cost).
+struct PlaybackFigures {
+    let opened = Monotonic.now()
+    var frames = 0
+    var missed = 0
+    var first: (time: Double, cpu: Double)?
+
+    mutating func shown(_ shown: Presentation, on presenter: Presenter) {
+        frames += 1
+        missed += shown.missed
+        guard first == nil else { return }
+        let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
+        printStatus("first frame on screen " + sinceStart
+                    + String(format: "%.1f ms after opening the display, on ", (Monotonic.now() - opened) * 1000) + presenter.description)
+        first = (shown.time, ProcessClock.cpuSeconds())
+    }
+
+    func summary(writesFiles: Bool) -> String? {
+        guard let first, frames > 1, !writesFiles else { return nil }
+        let after = frames - 1
+        let seconds = Monotonic.now() - first.time
+        return String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
+                      after, seconds, Double(after) / max(seconds, 1e-9), missed, (ProcessClock.cpuSeconds() - first.cpu) * 1000 / Double(after))
     }
 }
 
@@ -179,21 +189,35 @@ enum ProcessClock {
 }
 
 /// The first SIGINT or SIGTERM received (0: none). A plain handler stores it: it runs on
-/// whichever thread the kernel picks and only does an atomic store, which is async-signal-safe.
-/// (A DispatchSource lost signals on Linux: libdispatch reads them from a signalfd on its own
-/// thread after re-raising them on the thread they hit, and a SIGTERM that hit the main thread
-/// of `buoy run` with download threads around was never seen, so the daemon ran on.)
+/// whichever thread the kernel picks and only does an atomic store and a write(2) to an
+/// eventfd, both async-signal-safe. (A DispatchSource lost signals on Linux: libdispatch reads
+/// them from a signalfd on its own thread after re-raising them on the thread they hit, and a
+/// SIGTERM that hit the main thread of `buoy run` with download threads around was never
+/// seen, so the daemon ran on.)
 private let receivedStopSignal = Atomic<Int32>(0)
+/// The eventfd the handler writes to, so an event loop asleep in epoll_wait wakes at once
+/// (-1: none yet). Process-wide like the handler itself.
+private let stopWakeDescriptor = Atomic<Int32>(-1)
+/// The eventfd itself: made once and never closed, so the handler never writes to a number
+/// that was closed and reused.
+private let stopSignalWaker: Waker? = try? Waker()
 
 /// SIGINT and SIGTERM end the frame loop cleanly (the display is restored on the way out).
-/// Loops poll `requested`; blocking waits (poll on the DRM device) return early with EINTR.
+/// Loops poll `requested`, or watch `wakeDescriptor`; blocking waits (poll on the DRM device)
+/// return early with EINTR.
 final class StopRequest: Sendable {
+    private var waker: Waker? { stopSignalWaker }
+
     init() {
         _ = receivedStopSignal.load(ordering: .relaxed)  // initialized before any handler can run
+        if let waker { stopWakeDescriptor.store(waker.fd, ordering: .relaxed) }
         for sig in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { sig in
                 _ = receivedStopSignal.compareExchange(expected: 0, desired: sig, ordering: .relaxed)
+                var one: UInt64 = 1
+                let fd = stopWakeDescriptor.load(ordering: .relaxed)
+                if fd >= 0 { _ = write(fd, &one, 8) }
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
@@ -207,4 +231,10 @@ final class StopRequest: Sendable {
         let sig = receivedStopSignal.load(ordering: .relaxed)
         return sig == 0 ? nil : sig
     }
+
+    /// Readable once a stop signal arrived (-1 if no eventfd could be made: loops then wake
+    /// on EINTR alone).
+    var wakeDescriptor: Int32 { waker?.fd ?? -1 }
+
+    func drainWake() { waker?.drain() }
 }

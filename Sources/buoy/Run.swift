@@ -8,6 +8,7 @@ import Kiosk
 import LottieModel
 import LottieRender
 import Player
+import Posix
 import Raster
 
 struct Run: ParsableCommand {
@@ -128,9 +129,7 @@ struct Run: ParsableCommand {
         // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
         let shown = loadRunAnimation(animation)
         let renderer = shown.renderer
-        var animationRefresh = shown.refresh
         let anim = renderer.animation
-        let animationName = shown.name
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.
         let stop = StopRequest()
@@ -143,279 +142,108 @@ struct Run: ParsableCommand {
             if let failure = traceFile?.failure { printWarning(failure) }
             traceFile?.close()
         }
-        let control: ControlServer?
+        let served = try openControlServer()
+        let fifo: PsplashFIFO?
+        do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        let configuration = try kioskConfiguration(writesFiles: presenter.writesFiles)
+        let screen = try screenConfiguration(anim)
+        let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
+        let clock = VirtualClock(now: presenter.nextPresentationTime())
+        let waker: Waker
+        do { waker = try Waker() } catch { throw CommandFailure(message: "\(error)", exitCode: 1) }
+        let frames = FrameWorker(presenter: presenter, viewport: viewport, clock: clock, trace: traceFile, waker: waker) {
+            DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: screen)
+        }
+        if !frames.drivesProperty {
+            printWarning("\(shown.name): no 2D position at \(keypath); the download will not move anything")
+        }
+        let input = try openInput()
+        let runtime: KioskRuntime
+        let outcome: KioskOutcome
+        do {
+            runtime = try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker,
+                                       stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, policy: downloadPolicy(caFile: caFile), input: input,
+                                       fifo: fifo, animationRefresh: shown.refresh, touchPrompt: touch == "prompt")
+            outcome = try runtime.run()
+        } catch let error as DisplayError {
+            throw CommandFailure.display("\(error)")
+        } catch let error as SystemError {
+            throw CommandFailure(message: "\(error)", exitCode: 1)
+        }
+        try complete(outcome, presenter: presenter, received: runtime.session?.status.received)
+    }
+
+    /// The control socket and the directory its clients' fetches are confined to.
+    func openControlServer() throws -> (ControlServer, DownloadDirectory)? {
+        guard let socket else { return nil }
         var group: gid_t?
         if let socketGroup {
             guard let entry = getgrnam(socketGroup) else { throw CommandFailure.badArguments("--socket-group: no group named \(socketGroup)") }
             group = entry.pointee.gr_gid
         }
-        // Control: socket clients' downloads are confined to the download directory.
-        let downloads = try socket.map { _ in try ControlSetup.prepareDaemon(downloadDirectory: downloadDirectory) }
-        do { control = try socket.map { try ControlServer(path: $0, group: group) } } catch { throw CommandFailure.badArguments("\(error)") }
-        let fifo: PsplashFIFO?
-        do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        let downloads = try ControlSetup.prepareDaemon(downloadDirectory: downloadDirectory)
+        do { return (try ControlServer(path: socket, group: group), downloads) } catch { throw CommandFailure.badArguments("\(error)") }
+    }
 
-        let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
-        let clock = VirtualClock(now: presenter.nextPresentationTime())
-        var config = DownloadScreen.Configuration()
-        config.progressKeypath = Keypath(keypath)
-        config.lift = lift
-        config.loopSegment = try SegmentOption(text: loopSegment).progressRange(in: anim)
-        config.successSegment = try SegmentOption(text: successSegment).progressRange(in: anim)
-        // One screen per download sequence; a daemon starts a fresh one for each fetch.
-        func makeScreen() -> DownloadScreen { DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: config) }
-        var screen = makeScreen()
-        if !screen.drivesProperty {
-            printWarning("\(animationName): no 2D position at \(keypath); the download will not move anything")
-        }
-        let requests = urls.indices.map { i -> DownloadRequest in
-            let given = i < checksums.count ? checksums[i] : nil
-            let sum = given == "none" ? nil : given
-            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
-            return sum?.hasPrefix("url:") == true
-                ? DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum!.dropFirst(4)), allowsFileScheme: true)
-                : DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
-        }
-        var session: DownloadSession? = requests.isEmpty ? nil : DownloadSession(requests: requests, policy: downloadPolicy(caFile: caFile))
-        // Without URLs or a socket, the psplash FIFO's PROGRESS drives the water.
-        let external = requests.isEmpty && control == nil
+    func openInput() throws -> InputWatcher? {
+        guard trigger == "input" else { return nil }
         let codes = try keys.map { text -> Set<UInt32> in
             let parsed = text.split(separator: ",").map { UInt32($0.trimmingCharacters(in: .whitespaces)) }
             guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else { throw CommandFailure.badArguments("--keys: expected codes like 28,57") }
             return Set(parsed.map { $0! })
         } ?? InputWatcher.defaultCodes
-        let input = trigger == "input" ? InputWatcher(directory: inputDirectory, codes: codes) : nil
-        if input != nil && session != nil {
-            screen.showWaiting()
-        } else if session == nil && !external {
-            // A daemon with no job yet: the waves roll, nothing to wait for.
-            screen.showIdle()
-        } else {
-            screen.startDownloading()
-        }
-        if let input {
-            for m in input.takeMessages() { printStatus(m) }
-            if input.watched.isEmpty { printStatus("input: no keyboard, button or touch screen yet; waiting for one") }
-        }
+        let input = InputWatcher(directory: inputDirectory, codes: codes)
+        for m in input.takeMessages() { printStatus(m) }
+        if input.watched.isEmpty { printStatus("input: no keyboard, button or touch screen yet; waiting for one") }
+        return input
+    }
 
-        // Files and streams have virtual time; pace them to the wall clock so the picture
-        // follows the real download. Asked of the presenter opened, not of --display's text:
-        // auto:headless:DIR writes files only when it found no display.
-        let realtime = presenter.writesFiles
-        let wallStart = DRMPresenter.monotonicNow()
-        let start = clock.now
-        var surface = Surface(width: presenter.width, height: presenter.height)
-        var version: UInt64 = 0
-        var drawnVersion: UInt64 = .max
-        var renderSeconds = 0.0
-        var sequence = 0
-        var reported = false
-        var failure: String?
-        var failedAt: Double?
-        /// How long after `failedAt` the next automatic retry starts; nil when none is due.
-        var retryDelay: Double?
-        var automaticRetries = 0
-        var lastEvent = 0.0
-        /// The state last published to subscribers: a change is published at once, once.
-        var publishedState: DownloadScreen.State?
-        var meter = RateMeter()
-        var quit = false
-        let prompt = touch == "prompt" ? "Touch here or press Enter to start" : "Press Enter, Space or touch the screen to start"
-        var status = StatusLine(text: input != nil && session != nil ? prompt : "", width: presenter.width, height: presenter.height)
-        /// Whether a press counts: keys always; a touch with --touch prompt only on the band
-        /// that shows the prompt (or the failure it retries).
-        func accepts(_ press: InputWatcher.Press) -> Bool {
-            guard touch == "prompt", let at = press.position else { return true }
-            let p = presenter.rotation.logicalPoint(panelX: at.x, panelY: at.y)
-            let x = p.x * Double(presenter.width), y = p.y * Double(presenter.height)
-            if status.contains(x: x, y: y) { return true }
-            printStatus("input: touch at \(Int(x)),\(Int(y)) is not on the start prompt")
-            return false
+    /// The options as the controller's configuration.
+    func kioskConfiguration(writesFiles: Bool) throws -> KioskConfiguration {
+        var c = KioskConfiguration()
+        c.job = urls.indices.map { i -> DownloadRequest in
+            let given = i < checksums.count ? checksums[i] : nil
+            let sum = given == "none" ? nil : given
+            // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
+            if let sum, sum.hasPrefix("url:") {
+                return DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum.dropFirst(4)), allowsFileScheme: true)
+            }
+            return DownloadRequest(url: urls[i], destination: outputs[i], sha256: sum, allowsFileScheme: true)
         }
-        func show(_ text: String) {
-            if !text.isEmpty { printStatus(text) }
-            status = StatusLine(text: text, width: presenter.width, height: presenter.height)
-            version &+= 1
+        c.trigger = trigger == "input" ? .input : .auto
+        c.daemon = socket != nil
+        c.retryAfter = retryAfter
+        c.maxRetries = maxRetries
+        switch onComplete {
+        case "hold": c.onComplete = .hold
+        case "reboot": c.onComplete = .reboot
+        case let command where command.hasPrefix("exec:"): c.onComplete = .exec(String(command.dropFirst(5)))
+        default: c.onComplete = .exit
         }
-        let interactive = isatty(STDERR_FILENO) != 0
+        c.writesFiles = writesFiles
+        if touch == "prompt" { c.prompt = "Touch here or press Enter to start" }
+        return c
+    }
 
-        /// Progress in the schema `buoy fetch` prints on every path (ProgressReport).
-        func statusEvent(_ name: String) -> [String: Any] {
-            if let s = session?.status { meter.add(bytes: s.received, at: DRMPresenter.monotonicNow()) }
-            return ProgressReport.event(name, state: screen.state.rawValue, status: session?.status, rate: meter.rate, message: screen.message)
-        }
+    func screenConfiguration(_ anim: Animation) throws -> DownloadScreen.Configuration {
+        var config = DownloadScreen.Configuration()
+        config.progressKeypath = Keypath(keypath)
+        config.lift = lift
+        config.loopSegment = try SegmentOption(text: loopSegment).progressRange(in: anim)
+        config.successSegment = try SegmentOption(text: successSegment).progressRange(in: anim)
+        return config
+    }
 
-        while !stop.requested && !quit {
-            for request in control?.poll() ?? [] {
-                switch request.command {
-                case "fetch":
-                    let fetch: DownloadRequest
-                    do { fetch = try FetchCommand.parse(fields: request.fields, downloadDirectory: downloads!) } catch {
-                        control?.refuse(request, "refused: \(error)")
-                        continue
-                    }
-                    if let s = session, !s.isFinished {
-                        control?.send(["event": "error", "message": "busy: a download is running"], to: request.client)
-                        continue
-                    }
-                    session = DownloadSession(requests: [fetch], policy: downloadPolicy(caFile: caFile))
-                    // A new job: its end is published even when it ends in the state the last one did.
-                    publishedState = nil
-                    screen = makeScreen()
-                    screen.startDownloading()
-                    meter.reset()
-                    reported = false
-                    failure = nil
-                    control?.subscribe(request.client, watching: false)
-                    control?.send(statusEvent("accepted"), to: request.client)
-                case "status":
-                    control?.send(statusEvent("status"), to: request.client)
-                case "watch":
-                    // Every progress event from now on, this job's and later ones', until the
-                    // client leaves.
-                    control?.subscribe(request.client, watching: true)
-                    control?.send(statusEvent("status"), to: request.client)
-                case "cancel":
-                    session?.cancel()
-                    control?.send(["event": "ok"], to: request.client)
-                case "message":
-                    show(LogText.escaped(request.fields["text"] ?? ""))
-                    control?.send(["event": "ok"], to: request.client)
-                case "quit":
-                    control?.send(["event": "ok"], to: request.client)
-                    quit = true
-                default:
-                    control?.send(["event": "error", "message": "unknown command \(request.command)"], to: request.client)
-                }
-            }
-            for m in control?.takeMessages() ?? [] { printStatus(m) }
-            if let input, [.downloading, .finishing, .success].contains(screen.state) {
-                // Presses while the screen is busy start nothing; read them now so they do not
-                // wait in the device's buffer (or overflow it) until a failure.
-                _ = input.poll()
-                for m in input.takeMessages() { printStatus(m) }
-            }
-            if let input, screen.state == .waiting || screen.state == .idle || screen.state == .failed, session != nil {
-                // After a failure only a press made since it counts as "retry".
-                let presses = InputWatcher.presses(input.poll(), madeSince: screen.state == .failed ? failedAt : nil).filter(accepts)
-                for m in input.takeMessages() { printStatus(m) }
-                if let press = presses.first {
-                    if screen.state == .failed {
-                        // Try again: a fresh screen and session; the .part files resume.
-                        printStatus("input: key \(press.code): retrying the download")
-                        automaticRetries = 0
-                        retryDelay = nil
-                        session = DownloadSession(requests: session!.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
-                        screen = makeScreen()
-                        show("")
-                        reported = false
-                        failure = nil
-                    } else {
-                        printStatus("input: key \(press.code) on \(press.device): starting the download")
-                        show("")
-                    }
-                    screen.startDownloading()
-                }
-            }
-            if let delay = retryDelay, screen.state == .failed, let since = failedAt, DRMPresenter.monotonicNow() - since >= delay, let s = session {
-                automaticRetries += 1
-                printStatus("retrying the download (automatic retry \(automaticRetries)\(maxRetries.map { " of \($0)" } ?? ""))")
-                session = DownloadSession(requests: s.status.files.map(\.request), policy: downloadPolicy(caFile: caFile))
-                screen = makeScreen()
-                reported = false
-                failure = nil
-                failedAt = nil
-                retryDelay = nil
-                show("")
-                screen.startDownloading()
-            }
-            if let refresh = animationRefresh {
-                refresh.step()
-                if refresh.isFinished {
-                    if let report = refresh.report { printStatus(report) }
-                    animationRefresh = nil
-                }
-            }
-            for command in fifo?.poll() ?? [] {
-                switch command {
-                case .progress(let p): if external { screen.update(downloadFraction: p) }
-                case .message(let text): show(text)
-                case .quit:
-                    if external && !reported { reported = true; screen.downloadSucceeded() }
-                }
-            }
-            if let session, screen.state != .waiting && screen.state != .idle {
-                session.step()
-                screen.update(downloadFraction: session.status.fraction)
-                if session.isFinished && !reported {
-                    reported = true
-                    if session.status.succeeded {
-                        screen.downloadSucceeded()
-                    } else {
-                        failure = session.status.errors.map { "\($0)" }.joined(separator: "; ")
-                        screen.downloadFailed(failure!)
-                        failedAt = DRMPresenter.monotonicNow()
-                        printWarning(failure!)
-                        if let retryAfter, automaticRetries < maxRetries ?? .max {
-                            // Back-off: a server that is down is not asked again every few seconds.
-                            retryDelay = min(retryAfter * pow(2, Double(min(automaticRetries, 30))), max(retryAfter, 300))
-                        } else if retryAfter != nil {
-                            printStatus("giving up after \(automaticRetries) automatic retries")
-                        }
-                        show(input != nil ? "Download failed — press a key to retry"
-                             : retryDelay.map { "Download failed — retrying in \(Int($0.rounded(.up))) s" } ?? "Download failed: " + failure!)
-                    }
-                }
-            }
-            clock.now = presenter.presentationTime(notBefore: DRMPresenter.monotonicNow() + renderSeconds)
-            if realtime {
-                let ahead = (clock.now - start) - (DRMPresenter.monotonicNow() - wallStart)
-                if ahead > 0 { usleep(useconds_t(min(ahead, 1) * 1e6)) }
-            }
-            let frame = screen.tick()
-            let renderStart = DRMPresenter.monotonicNow()
-            let statusVersion = version
-            if screen.render(frame: frame, viewport: viewport, background: .black, into: &surface) || statusVersion != drawnVersion {
-                if statusVersion != drawnVersion { screen.renderer.render(frame: frame, viewport: viewport, background: .black, into: &surface) }
-                status.draw(into: &surface)
-                version &+= 1
-                drawnVersion = version
-                renderSeconds = 0.7 * renderSeconds + 0.3 * (DRMPresenter.monotonicNow() - renderStart)
-            }
-            let shown: Presentation
-            do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
-                throw CommandFailure.display("\(error)")
-            }
-            traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
-                                               progress: screen.player.progress(forFrame: frame), download: screen.downloadFraction,
-                                               state: screen.state.rawValue, speed: screen.player.speed, missed: shown.missed,
-                                               level: screen.drivesProperty ? screen.level : nil))
-            let now = DRMPresenter.monotonicNow()
-            if now - lastEvent >= 0.2 || screen.state != publishedState {
-                lastEvent = now
-                let finished = screen.state == .done || screen.state == .failed
-                let event = statusEvent(finished ? screen.state.rawValue : "progress")
-                if interactive, session != nil { FileHandleWriter.stderr("\r" + ProgressReport.bar(event)) }
-                // While a job runs, every 0.2 s; otherwise only a change (done, failed, idle).
-                let running = [.downloading, .finishing, .success].contains(screen.state)
-                if let control, control.subscriberCount > 0, running || publishedState != screen.state {
-                    control.publish(event, jobEnded: finished)
-                }
-                publishedState = screen.state
-            }
-            sequence += 1
-            if (screen.state == .failed || screen.state == .done) && control == nil {
-                // With --trigger input a failure waits for a key to retry.
-                let waitsForRetry = screen.state == .failed && ((input != nil && !realtime) || retryDelay != nil)
-                if (onComplete != "hold" || realtime) && !waitsForRetry { break }
-            }
-        }
-        if interactive { FileHandleWriter.stderr("\n") }
-        if let signal = stop.signal {
+    /// After the loop: the exit status, and the completion action after a success.
+    func complete(_ outcome: KioskOutcome, presenter: Presenter, received: Int64?) throws {
+        switch outcome {
+        case .stopped(let signal):
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
-        }
-        if control == nil, let failure { throw CommandFailure(message: "download failed: \(failure)", exitCode: 5) }
-        if control == nil, screen.state == .done {
+        case .failed(let failure):
+            throw CommandFailure(message: "download failed: \(failure)", exitCode: 5)
+        case .quit:
+            return
+        case .completed:
             presenter.close()  // give the display back before handing over
             if onComplete == "reboot" {
                 printStatus("rebooting")
@@ -423,8 +251,8 @@ struct Run: ParsableCommand {
             } else if onComplete.hasPrefix("exec:") {
                 try runShell(String(onComplete.dropFirst(5)))
             }
+            if let received { printStatus("downloaded \(received) bytes to \(outputs.joined(separator: ", "))") }
         }
-        if let session, control == nil { printStatus("downloaded \(session.status.received) bytes to \(outputs.joined(separator: ", "))") }
     }
 }
 

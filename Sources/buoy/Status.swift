@@ -59,7 +59,9 @@ func connect(_ socket: String) throws -> ControlClient {
 
 func ask(_ socket: String, _ request: [String: Any]) throws {
     let client = try connect(socket)
-    try client.send(request)
+    // A daemon that refuses this client answers with an error line and closes at once, maybe
+    // before the request is written: the send then fails, and the refusal is read below.
+    do { try client.send(request) } catch {}
     guard let reply = client.next(timeout: 10) else {
         throw CommandFailure(message: "\(socket): no answer", exitCode: 4)
     }

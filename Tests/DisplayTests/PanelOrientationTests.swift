@@ -7,7 +7,7 @@ import XCTest
 /// `Rotation`: which panel pixel the viewer sees at each place.
 final class PanelOrientationTests: XCTestCase {
     /// The panel pixel (px, py) a viewer sees at (x, y), for a panel of pw × ph pixels.
-    static let mounts: [(label: String, seen: (_ x: Int, _ y: Int, _ pw: Int, _ ph: Int) -> (Int, Int))] = [
+    static let mounts: [(label: String, seen: @Sendable (_ x: Int, _ y: Int, _ pw: Int, _ ph: Int) -> (Int, Int))] = [
         ("Normal", { x, y, _, _ in (x, y) }),
         // Turned half round: the panel's bottom-right pixel is at the viewer's top-left.
         ("Upside Down", { x, y, pw, ph in (pw - 1 - x, ph - 1 - y) }),

@@ -1,0 +1,237 @@
+import Display
+import Foundation
+import Kiosk
+import LottieRender
+import Player
+import Posix
+import Raster
+
+/// The download screen's frames, on a thread of their own: the event loop hands it the screen
+/// commands gathered since the last frame, and it applies them, ticks the player, renders
+/// (when anything changed) and presents, then wakes the loop with the result. The screen,
+/// the surface, the status line, the presenter and the trace belong to this thread while a
+/// frame is made and are touched by no one else: the loop keeps answering requests, presses
+/// and psplash lines while a frame renders or waits for its refresh.
+final class FrameWorker: @unchecked Sendable {
+    enum Command {
+        case screen(ScreenCommand)
+        /// The status line's new text.
+        case message(String)
+
+        /// Whether it changes the screen's state (not just the water or the text).
+        var changesState: Bool {
+            switch self {
+            case .screen(.progress), .message: return false
+            case .screen: return true
+            }
+        }
+    }
+
+    struct Job {
+        var commands: [Command] = []
+
+        /// The commands for the next frame: up to the second change of state, so every state
+        /// is on screen for at least one frame (a retry that fails at once still shows that it
+        /// started). The rest stays for the frame after.
+        mutating func takeFrame() -> Job {
+            var changes = 0
+            let end = commands.firstIndex { command in
+                if command.changesState { changes += 1 }
+                return changes == 2
+            } ?? commands.count
+            let frame = Job(commands: Array(commands[..<end]))
+            commands.removeFirst(end)
+            return frame
+        }
+    }
+
+    struct Result {
+        var state: DownloadScreen.State
+        /// The picture may change by itself (frames are wanted even without events).
+        var animating: Bool
+        /// The frame went to the display (or file); false when nothing changed.
+        var presented: Bool
+        /// The time the frame was rendered for (the presenter's clock).
+        var time: Double
+        var error: Error?
+        /// The frame's page flip is queued: the loop waits for its event on the presenter's
+        /// `flipDescriptor`, then calls `flipCompleted`. Its trace line waits with it.
+        var flipPending = false
+        var trace: FrameTrace.Entry?
+    }
+
+    private let presenter: Presenter
+    private let viewport: Viewport
+    private let makeScreen: () -> DownloadScreen
+    private let clock: VirtualClock
+    private let trace: FrameTrace?
+    private let waker: Waker
+    private var screen: DownloadScreen
+    private var status: StatusLine
+    private var surface: Surface
+    private var version: UInt64 = 0
+    private var statusChanged = true
+    private var renderSeconds = 0.0
+    private var sequence = 0
+    private let start: Double
+    private let wallStart = Monotonic.now()
+
+    private let condition = NSCondition()
+    private var pending: Job?
+    private var finished: Result?
+    private var stopping = false
+    private var thread: Thread?
+
+    init(presenter: Presenter, viewport: Viewport, clock: VirtualClock, trace: FrameTrace?, waker: Waker,
+         makeScreen: @escaping () -> DownloadScreen) {
+        self.presenter = presenter
+        self.viewport = viewport
+        self.clock = clock
+        self.trace = trace
+        self.waker = waker
+        self.makeScreen = makeScreen
+        screen = makeScreen()
+        status = StatusLine(text: "", width: presenter.width, height: presenter.height)
+        surface = Surface(width: presenter.width, height: presenter.height)
+        start = clock.now
+    }
+
+    /// Whether the animation has the property the download drives (before the thread starts).
+    var drivesProperty: Bool { screen.drivesProperty }
+
+    func startThread() {
+        let thread = Thread { [self] in self.work() }
+        thread.name = "buoy-frames"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Hands the next frame to the thread (the previous one must be finished).
+    func submit(_ job: Job) {
+        condition.lock()
+        pending = job
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The finished frame, once the waker fired.
+    func takeResult() -> Result? {
+        condition.lock()
+        defer { condition.unlock() }
+        let result = finished
+        finished = nil
+        return result
+    }
+
+    /// Ends the thread after the frame it is making; returns when it is gone.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        while thread != nil && !(thread!.isFinished) {
+            condition.unlock()
+            usleep(1000)
+            condition.lock()
+        }
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while pending == nil && !stopping { condition.wait() }
+            guard !stopping, let job = pending else { condition.unlock(); return }
+            pending = nil
+            condition.unlock()
+            let result = frame(job)
+            condition.lock()
+            finished = result
+            condition.unlock()
+            waker.wake()
+        }
+    }
+
+    private func apply(_ job: Job) {
+        for item in job.commands {
+            guard case .screen(let command) = item else {
+                if case .message(let text) = item {
+                    status = StatusLine(text: text, width: presenter.width, height: presenter.height)
+                    statusChanged = true
+                }
+                continue
+            }
+            switch command {
+            case .idle: screen.showIdle()
+            case .waiting: screen.showWaiting()
+            case .downloading(let fresh):
+                if fresh { screen = makeScreen() }
+                screen.startDownloading()
+            case .progress(let fraction): screen.update(downloadFraction: fraction)
+            case .succeeded: screen.downloadSucceeded()
+            case .failed(let message): screen.downloadFailed(message)
+            }
+        }
+    }
+
+    /// One frame: rendered for the instant it will be seen, presented when it differs from
+    /// the last (files and streams get every frame: their time is the frame count).
+    private func frame(_ job: Job) -> Result {
+        apply(job)
+        clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
+        if presenter.writesFiles {
+            // Virtual time, paced to the wall clock so the picture follows the real download.
+            let ahead = (clock.now - start) - (Monotonic.now() - wallStart)
+            if ahead > 0 { usleep(useconds_t(min(ahead, 1) * 1e6)) }
+        }
+        let frame = screen.tick()
+        let renderStart = Monotonic.now()
+        var drew = screen.render(frame: frame, viewport: viewport, background: .black, into: &surface)
+        if statusChanged {
+            if !drew { screen.renderer.render(frame: frame, viewport: viewport, background: .black, into: &surface) }
+            drew = true
+        }
+        if drew {
+            status.draw(into: &surface)
+            statusChanged = false
+            version &+= 1
+            renderSeconds = 0.7 * renderSeconds + 0.3 * (Monotonic.now() - renderStart)
+        }
+        var result = Result(state: screen.state, animating: screen.isAnimating, presented: false, time: clock.now)
+        guard drew || presenter.writesFiles else { return result }
+        result.trace = FrameTrace.Entry(sequence: sequence, time: 0, frame: frame, progress: screen.player.progress(forFrame: frame),
+                                        download: screen.downloadFraction, state: screen.state.rawValue, speed: screen.player.speed,
+                                        missed: 0, level: screen.drivesProperty ? screen.level : nil)
+        sequence += 1
+        do {
+            if let shown = try presenter.queue(surface, version: version) {
+                record(shown, &result)
+            } else {
+                result.flipPending = true
+            }
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    /// The frame is on screen: its trace line, with the time it showed.
+    private func record(_ shown: Presentation, _ result: inout Result) {
+        result.presented = true
+        result.flipPending = false
+        if var entry = result.trace {
+            entry.time = shown.time - start
+            entry.missed = shown.missed
+            trace?.record(entry)
+        }
+    }
+
+    /// On the loop's thread, when the presenter's `flipDescriptor` is readable and the frame
+    /// `pending` waits for its flip (the frame thread is idle meanwhile): the finished frame,
+    /// or nil while the flip has not come.
+    func flipCompleted(_ pending: Result) throws -> Result? {
+        guard let presentation = try presenter.flipCompleted() else { return nil }
+        var result = pending
+        record(presentation, &result)
+        return result
+    }
+}
