@@ -79,8 +79,7 @@ in_root() {
 # .ci/swift60 (does the project still build with 6.0?) and tools/arm64-build (lld and the arm64
 # binutils for the cross build, dpkg-dev for the package's dependencies).
 buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config libpng-dev libfreetype-dev libdrm-dev
-    libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev lld dpkg-dev binutils-aarch64-linux-gnu
-    gir1.2-glib-2.0 gir1.2-glib-2.0-dev)  # what provides libharfbuzz-dev's gir1.2-{freetype2,gobject}-2.0 (debootstrap does not resolve virtual packages)
+    libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev lld dpkg-dev binutils-aarch64-linux-gnu)
 
 # The arm64 trixie sysroot the cross build compiles and links against (unpacked only): the C
 # libraries' headers, libc and libstdc++ (the static Swift runtime needs it), and Debian's arm64
