@@ -41,6 +41,12 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
                        providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig",
+                       providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi",
+                       providers: [.apt(["libfribidi-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
         // epoll and eventfd, which Swift's Glibc module does not export.
@@ -51,13 +57,15 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP"]),
         .target(name: "LottieModel", dependencies: ["CZlib"]),
-        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
+        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
         .target(name: "Download", dependencies: ["CCurl"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download"]),
-        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix"]),
+        // Fonts (fontconfig), shaping (HarfBuzz), bidi (FriBidi) and line layout to Raster paths.
+        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
+        .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix", "Text"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
@@ -78,6 +86,7 @@ let package = Package(
         // Runs the built `buoy` command against the download tests' loopback server.
         .testTarget(name: "CommandTests", dependencies: ["buoy"], exclude: ["pty_run.py"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster", "Download"]),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk", "LottieModel", "LottieRender"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),
     ],
     swiftLanguageModes: [.v6]

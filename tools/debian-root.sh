@@ -30,9 +30,12 @@ debian_root() {
     [ "$mode" = unpacked ] && foreign=(--foreign)
     mkdir -p "$debs" "$buoy_roots"
     rm -rf "$tmp"
-    local include
-    include="$(IFS=,; echo "$*")"
-    echo "debian-root: debootstrap $suite/$arch ($mode) into $root with: $include" >&2
+    local include=""
+    # A full root gets its packages from apt inside it, which resolves virtual packages (some
+    # -dev packages depend on them; debootstrap's own resolver stops there); an unpacked root
+    # cannot run apt, so debootstrap includes them.
+    [ "$mode" = unpacked ] && include="$(IFS=,; echo "$*")"
+    echo "debian-root: debootstrap $suite/$arch ($mode) into $root with: $*" >&2
     local start=$SECONDS
     debootstrap --arch="$arch" --variant=minbase "${foreign[@]}" --cache-dir="$debs" \
         ${include:+--include="$include"} "$suite" "$tmp" "$buoy_mirror" >"$tmp.log" 2>&1 || {
@@ -41,6 +44,12 @@ debian_root() {
         return 1
     }
     if [ "$mode" = full ]; then
+        in_root "$tmp" "$debs:/var/cache/apt/archives" -- env DEBIAN_FRONTEND=noninteractive \
+            sh -c 'apt-get update -q && apt-get install -y -q --no-install-recommends "$@"' apt "$@" >>"$tmp.log" 2>&1 || {
+            tail -n 20 "$tmp.log" >&2
+            echo "debian-root: apt-get install in the root failed (log: $tmp.log)" >&2
+            return 1
+        }
         chroot "$tmp" apt-get clean
     else
         # The first stage unpacks only the required packages: unpack the rest it downloaded
@@ -88,12 +97,14 @@ in_root() {
 # The x86-64 trixie root with Debian's Swift 6.0.3 and Buoy's build dependencies, shared by
 # .ci/swift60 (does the project still build with 6.0?) and tools/arm64-build (lld and the arm64
 # binutils for the cross build, dpkg-dev for the package's dependencies).
-buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config libpng-dev libfreetype-dev libdrm-dev
-    libcurl4-openssl-dev libevdev-dev lld dpkg-dev binutils-aarch64-linux-gnu)
+buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config g++ libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev
+    libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev
+    lld dpkg-dev binutils-aarch64-linux-gnu)
 
 # The arm64 trixie root (unpacked only): the sysroot the cross build compiles and links against
 # (the C libraries' headers, libc and libstdc++ the static Swift runtime needs, Debian's arm64
 # Swift for its runtime, Foundation modules and swift_static), and what the arm64 virt board boots
 # (Debian's arm64 kernel and modules, busybox for its initramfs).
 buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
-    libdrm-dev libcurl4-openssl-dev libevdev-dev zlib1g-dev linux-image-arm64 busybox-static kmod)
+    libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev zlib1g-dev
+    libturbojpeg0-dev libwebp-dev linux-image-arm64 busybox-static kmod)

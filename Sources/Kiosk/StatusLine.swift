@@ -1,40 +1,42 @@
 import Foundation
-import LottieModel
-import LottieRender
 import Raster
+import Text
 
-/// A line of text along the bottom of the screen (psplash's `MSG`, a failure's cause), drawn
-/// with the text engine (FreeType, DejaVu Sans) over the animation.
-public struct StatusLine {
+/// A message along the bottom of the screen (psplash's `MSG`, a failure's cause) over a dark
+/// band, set by the text engine: any script (fontconfig fallbacks for CJK, Arabic…), shaped,
+/// bidi-ordered, centred, wrapped to two lines and ended with an ellipsis when longer.
+public struct StatusLine: Sendable {
     public let text: String
-    private let renderer: AnimationRenderer?
     /// The rows the band covers, nil when there is no text.
     public let band: Range<Int>?
+    /// The glyph outlines, placed on the screen: a value, so the line can be drawn on any
+    /// thread while the fonts it was set with stay with the one that set it.
+    private let glyphs: Path
 
-    public init(text: String, width: Int, height: Int) {
+    /// The message is limited to 2 lines; `fonts` is the library to find faces in (the system's
+    /// when nil: pass one to share it between successive messages).
+    public init(text: String, width: Int, height: Int, fonts: FontLibrary? = nil) {
         self.text = text
-        guard !text.isEmpty, width > 0, height > 0 else { renderer = nil; band = nil; return }
+        let message = String(text.unicodeScalars.prefix(1000))
+        guard !message.isEmpty, width > 0, height > 0,
+              let library = fonts ?? (try? FontLibrary()),
+              let stack = try? library.stack(for: FontRequest(family: "DejaVu Sans", style: "Book")) else {
+            (band, glyphs) = (nil, Path())
+            return
+        }
         let size = max(12, Double(min(width, height)) / 22)
-        let band = size * 2
-        self.band = max(0, height - Int(band.rounded()))..<height
-        let escaped = String(text.prefix(200)).unicodeScalars.map { s -> String in
-            switch s {
-            case "\"": return "\\\""
-            case "\\": return "\\\\"
-            default: return s.value < 0x20 ? " " : String(s)
-            }
-        }.joined()
-        let json = """
-        {"v":"5.7.0","fr":60,"ip":0,"op":1,"w":\(width),"h":\(height),
-         "fonts":{"list":[{"fName":"DejaVuSans","fFamily":"DejaVu Sans","fStyle":"Book","ascent":76}]},
-         "layers":[
-          {"ty":5,"nm":"Status","ind":1,"ip":0,"op":1,"st":0,
-           "ks":{"p":{"a":0,"k":[\(Double(width) / 2),\(Double(height) - band / 2 + size * 0.35)]}},
-           "t":{"d":{"k":[{"t":0,"s":{"t":"\(escaped)","f":"DejaVuSans","s":\(size),"j":2,"fc":[1,1,1],"lh":\(size * 1.2),"tr":0}}]}}},
-          {"ty":1,"nm":"Band","ind":2,"ip":0,"op":1,"st":0,"sc":"#0b1f33","sw":\(width),"sh":\(Int(band.rounded())),
-           "ks":{"o":{"a":0,"k":72},"p":{"a":0,"k":[0,\(Double(height) - band)]}}}]}
-        """
-        renderer = (try? Animation.parse(Array(json.utf8), name: "status", baseDirectory: nil)).map { AnimationRenderer(animation: $0) }
+        let margin = Double(width) > size * 4 ? size : 0
+        let lineHeight = 1.2
+        let options = LayoutOptions(width: Double(width) - 2 * margin, maxLines: 2, alignment: .center, lineHeight: lineHeight)
+        let layout = TextShaper(stack: stack).layout(message, size: size, options: options)
+        let extraLines = Double(max(0, layout.lines.count - 1))
+        let bandHeight = min(Double(height), size * 2 + extraLines * lineHeight * size)
+        let top = max(0, height - Int(bandHeight.rounded()))
+        // The block of lines (ascent of the first to descent of the last) centred in the band.
+        let block = layout.height
+        let firstBaseline = Double(top) + (Double(height - top) - block) / 2 + layout.ascent
+        self.band = top..<height
+        self.glyphs = layout.path().transformed(by: Transform(a: 1, b: 0, c: 0, d: 1, tx: margin, ty: firstBaseline))
     }
 
     /// Whether the point (in pixels of the screen) lies on the band: a touch there answers
@@ -44,8 +46,19 @@ public struct StatusLine {
         return y >= Double(band.lowerBound) && y < Double(band.upperBound)
     }
 
-    /// Draws the line over what the surface holds.
+    /// Draws the band and the message over what the surface holds.
     public func draw(into surface: inout Surface) {
-        renderer?.draw(frame: 0, into: &surface, matrix: .identity)
+        guard let band else { return }
+        var backing = Path()
+        let (w, top, bottom) = (Double(surface.width), Double(band.lowerBound), Double(band.upperBound))
+        backing.move(to: Point(0, top))
+        backing.line(to: Point(w, top))
+        backing.line(to: Point(w, bottom))
+        backing.line(to: Point(0, bottom))
+        backing.close()
+        surface.fill(backing, paint: .solid(Color(r: 0x0b / 255, g: 0x1f / 255, b: 0x33 / 255)), opacity: 0.72)
+        // Glyphs are clipped to the band so a tall fallback face never spills onto the animation.
+        let clip = Clip(rect: PixelRect(x0: 0, y0: band.lowerBound, x1: surface.width, y1: band.upperBound))
+        surface.fill(glyphs, paint: .solid(.white), clip: clip)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import LottieModel
 import Raster
+import Text
 
 /// Draws text layers. Glyph outlines come from the file's own glyph shapes (`chars`) when it
 /// has them, else from a font file through FreeType: the font named by the file, found in
-/// `BUOY_FONT_DIRS` or the system font folders, else DejaVu Sans.
+/// `BUOY_FONT_DIRS` or the system font folders by file name, else by PostScript name or family
+/// and style through fontconfig (the Text module), else DejaVu Sans.
 struct TextRenderer {
     private var glyphs: [String: Glyph] = [:]
     /// The outlines of the file's glyphs, evaluated once, in ems.
@@ -127,6 +129,8 @@ final class FaceCache: @unchecked Sendable {
     private let directories: [String]
     private var faces: [String: FontOutlines?] = [:]
     private var files: [String]?
+    /// Opened on the first font not found by file name (nil inside: fontconfig failed).
+    private var library: FontLibrary??
 
     init(directories: [String]) { self.directories = directories }
 
@@ -148,9 +152,21 @@ final class FaceCache: @unchecked Sendable {
         for w in wanted where !w.isEmpty {
             if let hit = all.first(where: { stem($0) == w }) { return hit }
         }
+        if let hit = fontconfigFile(name: name, family: family, style: style) { return hit }
         let bold = (name + style).lowercased().contains("bold")
         let fallback = bold ? "dejavusans-bold" : "dejavusans"
         return all.first { stem($0) == fallback }
+    }
+
+    /// The file fontconfig finds for the font's PostScript name (`fName`) or its family and
+    /// style, searching the same folders; nil when it has no face of that name or family.
+    private func fontconfigFile(name: String, family: String, style: String) -> String? {
+        if library == nil { library = .some(try? FontLibrary(extraDirectories: directories)) }
+        guard let library = library ?? nil else { return nil }
+        let request = FontRequest(family: family.isEmpty ? name : family, style: style, postScriptName: name)
+        // FontOutlines opens the first face of a file: a later face of a collection is not used.
+        guard let face = library.namedFace(for: request), face.index == 0 else { return nil }
+        return face.file
     }
 
     private func fontFiles() -> [String] {

@@ -1,0 +1,144 @@
+import CFriBidi
+import CHarfBuzz
+import Foundation
+
+/// A glyph as HarfBuzz placed it, in ems: `cluster` is the index of the first character
+/// (Unicode scalar) of the text it stands for.
+public struct ShapedGlyph {
+    public let face: FontFace
+    public let glyph: UInt32
+    public let cluster: Int
+    public let xAdvance: Double
+    public let yAdvance: Double
+    public let xOffset: Double
+    public let yOffset: Double
+}
+
+/// A run of one direction, script and face, its glyphs in visual order.
+public struct ShapedRun {
+    public let face: FontFace
+    public let level: UInt8
+    public let range: Range<Int>
+    public let glyphs: [ShapedGlyph]
+    public var isRightToLeft: Bool { level & 1 == 1 }
+    public var advance: Double { glyphs.reduce(0) { $0 + $1.xAdvance } }
+}
+
+/// Splits a line into directional runs (FriBidi), picks a face for each character from a
+/// font stack (fallbacks for what the primary lacks) and shapes each run (HarfBuzz):
+/// kerning, ligatures, Arabic joining, marks.
+public struct TextShaper {
+    public let stack: FontStack
+
+    public init(stack: FontStack) { self.stack = stack }
+
+    /// The runs of `scalars` in visual order (left to right on the screen), and whether the
+    /// paragraph is right to left. `rightToLeft` nil finds the direction from the first strong character.
+    public func shape(_ scalars: [Unicode.Scalar], rightToLeft: Bool? = nil) -> (runs: [ShapedRun], rightToLeft: Bool) {
+        // HarfBuzz and FriBidi count in 32-bit integers: a longer text is not shaped.
+        guard !scalars.isEmpty, scalars.count < Int(Int32.max) else { return ([], rightToLeft ?? false) }
+        let (levels, rtl) = Self.bidiLevels(scalars, rightToLeft: rightToLeft)
+        let logical = itemize(scalars, levels: levels)
+        let runs = logical.map { shapeRun(scalars, range: $0.range, level: $0.level, face: $0.face) }
+        return (Self.visualOrder(runs), rtl)
+    }
+
+    /// The embedding level of each character (odd: right to left) by the Unicode bidi
+    /// algorithm, and the paragraph's direction.
+    static func bidiLevels(_ scalars: [Unicode.Scalar], rightToLeft: Bool?) -> ([UInt8], Bool) {
+        let n = scalars.count
+        var chars = scalars.map { FriBidiChar($0.value) }
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
+        var brackets = [FriBidiBracketType](repeating: 0, count: n)
+        var levels = [FriBidiLevel](repeating: 0, count: n)
+        fribidi_get_bidi_types(&chars, FriBidiStrIndex(n), &types)
+        fribidi_get_bracket_types(&chars, FriBidiStrIndex(n), &types, &brackets)
+        var base: FriBidiParType
+        switch rightToLeft {
+        case .some(true): base = FriBidiParType(FRIBIDI_PAR_RTL.rawValue)
+        case .some(false): base = FriBidiParType(FRIBIDI_PAR_LTR.rawValue)
+        case .none: base = FriBidiParType(FRIBIDI_PAR_ON.rawValue)
+        }
+        let maxLevel = fribidi_get_par_embedding_levels_ex(&types, &brackets, FriBidiStrIndex(n), &base, &levels)
+        // FriBidi answers 0 on failure (memory): draw left to right rather than nothing.
+        guard maxLevel > 0 else { return ([UInt8](repeating: rightToLeft == true ? 1 : 0, count: n), rightToLeft ?? false) }
+        let rtl = base == FriBidiParType(FRIBIDI_PAR_RTL.rawValue)
+        return (levels.map { UInt8(clamping: $0) }, rtl)
+    }
+
+    /// Logical runs: maximal spans of one level, one script and one face. Spaces, punctuation
+    /// and marks (script Common or Inherited) stay with the run before them when its face has them.
+    private func itemize(_ scalars: [Unicode.Scalar], levels: [UInt8]) -> [(range: Range<Int>, level: UInt8, face: FontFace)] {
+        let unicode = hb_unicode_funcs_get_default()
+        var runs: [(range: Range<Int>, level: UInt8, face: FontFace)] = []
+        var start = 0
+        var face = stack.face(for: scalars[0])
+        var script = hb_unicode_script(unicode, scalars[0].value)
+        for i in 1..<max(1, scalars.count) where i < scalars.count {
+            let s = hb_unicode_script(unicode, scalars[i].value)
+            let neutral = s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
+            let f = neutral && face.covers(scalars[i]) ? face : stack.face(for: scalars[i])
+            let scriptChanges = !neutral && s != script && !Self.isNeutral(script)
+            if levels[i] != levels[start] || f !== face || scriptChanges {
+                runs.append((start..<i, levels[start], face))
+                start = i
+                face = f
+                script = s
+            } else if Self.isNeutral(script) {
+                script = s
+            }
+        }
+        runs.append((start..<scalars.count, levels[start], face))
+        return runs
+    }
+
+    private static func isNeutral(_ s: hb_script_t) -> Bool {
+        s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
+    }
+
+    /// Shapes one run with the whole line as context (so joining across runs is right).
+    private func shapeRun(_ scalars: [Unicode.Scalar], range: Range<Int>, level: UInt8, face: FontFace) -> ShapedRun {
+        guard let buffer = hb_buffer_create() else { return ShapedRun(face: face, level: level, range: range, glyphs: []) }
+        defer { hb_buffer_destroy(buffer) }
+        let text = scalars.map { $0.value }
+        hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+        hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(face.hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+            return ShapedRun(face: face, level: level, range: range, glyphs: [])
+        }
+        let em = face.unitsPerEm
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(Int(count))
+        for i in 0..<Int(count) {
+            let p = positions[i]
+            glyphs.append(ShapedGlyph(face: face, glyph: infos[i].codepoint, cluster: Int(infos[i].cluster),
+                                      xAdvance: Double(p.x_advance) / em, yAdvance: Double(p.y_advance) / em,
+                                      xOffset: Double(p.x_offset) / em, yOffset: Double(p.y_offset) / em))
+        }
+        return ShapedRun(face: face, level: level, range: range, glyphs: glyphs)
+    }
+
+    /// Rule L2 of the bidi algorithm on runs: from the highest level down to the lowest odd
+    /// one, every maximal sequence of runs at that level or higher is reversed.
+    static func visualOrder(_ runs: [ShapedRun]) -> [ShapedRun] {
+        guard let highest = runs.map(\.level).max(), let lowest = runs.map(\.level).min() else { return runs }
+        var out = runs
+        let lowestOdd = lowest | 1
+        var level = highest
+        while level >= lowestOdd && level > 0 {
+            var i = 0
+            while i < out.count {
+                guard out[i].level >= level else { i += 1; continue }
+                var j = i
+                while j < out.count && out[j].level >= level { j += 1 }
+                out[i..<j].reverse()
+                i = j
+            }
+            level -= 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,33 @@
+import LottieModel
+import LottieRender
+import Raster
+import XCTest
+
+/// Lottie text layers find a font named by family (or PostScript name) through fontconfig
+/// when no file is named like it: WenQuanYi Zen Hei lives in wqy-zenhei.ttc.
+final class LottieFontLookupTests: XCTestCase {
+    private func render(family: String, name: String) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":120,"h":60,
+         "fonts":{"list":[{"fName":"\(name)","fFamily":"\(family)","fStyle":"Regular","ascent":80}]},
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,45]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"下载","f":"\(name)","s":40,"j":0,"fc":[1,1,1]}}]}}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "font", baseDirectory: nil)
+        var surface = Surface(width: 120, height: 60, clearColor: .black)
+        AnimationRenderer(animation: animation).draw(frame: 0, into: &surface, matrix: .identity)
+        return surface
+    }
+
+    private func isInk(_ p: UInt32) -> Bool { (p >> 8) & 0xff > 128 }
+
+    func testFamilyNameFindsTheFaceThroughFontconfig() throws {
+        let found = try render(family: "WenQuanYi Zen Hei", name: "WenQuanYiZenHeiPS")
+        let missing = try render(family: "No Such Family", name: "NoSuchFontPS")
+        let inkFound = found.pixels.map(isInk), inkMissing = missing.pixels.map(isInk)
+        let ink = inkFound.filter { $0 }.count
+        XCTAssertGreaterThan(ink, 100)
+        let differing = zip(inkFound, inkMissing).filter { $0 != $1 }.count
+        XCTAssertGreaterThan(differing, ink / 2, "the CJK face draws its glyphs, not DejaVu's .notdef boxes")
+    }
+}
