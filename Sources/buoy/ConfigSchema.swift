@@ -4,8 +4,8 @@ import LottieRender
 /// are one), the `[section]` it may also be written under, and the TOML type it takes. The
 /// file's values are checked here, so a wrong one is reported against the file, its line and
 /// key, not later as if it were a mistyped flag.
-struct ConfigKey {
-    enum Kind {
+struct ConfigKey: Sendable {
+    enum Kind: Sendable {
         case string
         case integer
         /// An integer or a float.
@@ -22,7 +22,7 @@ struct ConfigKey {
     var section: String?
     var kind: Kind
     /// Beyond the type: nil when the value is acceptable, else what is wrong with it.
-    var check: ((Double) -> String?)? = nil
+    var check: (@Sendable (Double) -> String?)? = nil
 
     var flag: String { "--" + name }
 
