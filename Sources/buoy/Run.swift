@@ -202,8 +202,9 @@ struct Run: ParsableCommand {
     func kioskConfiguration(writesFiles: Bool) throws -> KioskConfiguration {
         var c = KioskConfiguration()
         c.job = urls.indices.map { i -> DownloadRequest in
-            let given = i < checksums.count ? checksums[i] : nil
-            let sum = given == "none" ? nil : given
+            // Typed: with TOMLKit imported, Swift 6.0 reads an untyped `nil`/literal mix here as a TOMLValue.
+            let given: String? = i < checksums.count ? checksums[i] : nil
+            let sum: String? = given == "none" ? nil : given
             // The operator's own URLs (command line or config file): file:// is allowed here, not from the socket.
             if let sum, sum.hasPrefix("url:") {
                 return DownloadRequest(url: urls[i], destination: outputs[i], checksumURL: String(sum.dropFirst(4)), allowsFileScheme: true)
