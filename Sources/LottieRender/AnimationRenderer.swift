@@ -106,6 +106,10 @@ public struct AnimationRenderer {
     /// it stops growing once every frame's needs have been met once.
     public var bufferAllocations: Int { pool.allocations }
 
+    /// The most bytes of offscreen surfaces and masks one frame (or one band of a threaded
+    /// frame) held at once since the renderer was made; at most `budget.maxSurfaceBytes`.
+    public var peakSurfaceBytes: Int { notes.peakSurfaceBytes }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
@@ -206,6 +210,7 @@ public struct AnimationRenderer {
         // cannot make offscreen buffers many times the frame (the same limit for every band).
         compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
+        notes.recordSurfacePeak(compositor.work.peakSurfaceBytes)
         if let exceeded = compositor.work.exceeded { notes.note("frame budget exceeded (\(exceeded)); the rest of the frame is skipped") }
     }
 }
