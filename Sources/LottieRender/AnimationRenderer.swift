@@ -110,6 +110,9 @@ public struct AnimationRenderer {
     /// frame) held at once since the renderer was made; at most `budget.maxSurfaceBytes`.
     public var peakSurfaceBytes: Int { notes.peakSurfaceBytes }
 
+    /// Bytes of decoded image pixels the renderer holds (at most `budget.maxImageBytes`).
+    public var decodedImageBytes: Int { images.bytesHeld }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 

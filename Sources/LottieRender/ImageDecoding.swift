@@ -22,6 +22,12 @@ final class ImageStore: @unchecked Sendable {
         self.byteBudget = byteBudget
     }
 
+    /// Bytes of the decoded pixels kept.
+    var bytesHeld: Int {
+        lock.lock(); defer { lock.unlock() }
+        return bytesUsed
+    }
+
     /// Problems met so far (an image that would not decode, or past the budget).
     var warnings: [String] {
         lock.lock(); defer { lock.unlock() }
@@ -29,13 +35,18 @@ final class ImageStore: @unchecked Sendable {
     }
 
     /// The decoded image of asset `id`, or nil when it has none, failed, or is over the budget.
-    func image(_ id: String) -> Image? {
+    /// `drawnSize` is the size, in device pixels, the whole image covers where it is first
+    /// drawn: an image drawn at half its size or less in both axes is kept downsampled to about
+    /// twice that size (`downsampled(_:toFit:_:)`), so the memory it holds follows the drawn
+    /// size; the full decode is transient and must fit the budget. Later draws reuse it as is.
+    func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
         lock.lock(); defer { lock.unlock() }
         if let known = decoded[id] { return known }
         guard let asset = assets[id] else { return nil }
         let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
         switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
-        case .success(let image):
+        case .success(let full):
+            let image = Self.kept(full, drawnSize: drawnSize)
             bytesUsed += image.width * image.height * 4
             decoded[id] = image
             return image
@@ -44,6 +55,15 @@ final class ImageStore: @unchecked Sendable {
             decoded[id] = .some(nil)
             return nil
         }
+    }
+
+    /// `full` itself, or a copy downsampled to twice `drawnSize` when it is drawn at half its
+    /// size or less in both axes.
+    static func kept(_ full: Image, drawnSize: (width: Double, height: Double)?) -> Image {
+        guard let drawnSize, drawnSize.width.isFinite, drawnSize.height.isFinite,
+              drawnSize.width * 2 <= Double(full.width), drawnSize.height * 2 <= Double(full.height) else { return full }
+        let width = max(1, Int((drawnSize.width * 2).rounded(.up))), height = max(1, Int((drawnSize.height * 2).rounded(.up)))
+        return downsampled(full, toFit: width, height)
     }
 }
 

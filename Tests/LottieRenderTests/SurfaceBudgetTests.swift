@@ -41,6 +41,7 @@ final class SurfaceBudgetTests: XCTestCase {
         _ = renderer.render(frame: 0, viewport: Viewport(width: side, height: side))
         XCTAssertLessThan(Date().timeIntervalSince(start), 60)
         let budget = renderer.budget.maxSurfaceBytes
+        print("32 nested masked precomps at \(side)x\(side): peak offscreen bytes \(renderer.peakSurfaceBytes) of \(budget)")
         XCTAssertGreaterThan(renderer.peakSurfaceBytes, 0)
         XCTAssertLessThanOrEqual(renderer.peakSurfaceBytes, budget)
         XCTAssertTrue(renderer.warnings.contains { $0.contains("offscreen surfaces would pass") }, "\(renderer.warnings)")
