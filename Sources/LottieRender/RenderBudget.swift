@@ -24,8 +24,8 @@ public struct RenderBudget: Sendable, Equatable {
     /// Bytes of decoded image pixels kept for the animation's image assets.
     public var maxImageBytes = 512 * 1024 * 1024
     /// Bytes of offscreen surfaces and coverage masks (layers with masks, mattes, blend
-    /// modes, group opacity, shadows) alive at once while one frame (or one band of it) is
-    /// drawn, pooled or not. Nested precomps with masks each hold their buffers while their
+    /// modes, group opacity, shadows) alive at once while one frame is drawn, pooled or not
+    /// (the bands of a threaded frame share it by their heights). Nested precomps with masks each hold their buffers while their
     /// content draws; past this figure a layer that would need more is drawn straight onto its
     /// target when that gives the same pixels up to overlap (group opacity alone), else skipped,
     /// and the renderer warns once.
@@ -54,10 +54,16 @@ struct FrameWork {
     /// Bytes of offscreen buffers held now, and the most held at once this frame.
     var surfaceBytes = 0
     var peakSurfaceBytes = 0
+    /// The offscreen bytes this frame may hold: a band of a threaded frame gets the share of
+    /// `maxSurfaceBytes` its rows are of the frame, so the bands together keep to the budget.
+    var surfaceLimit: Int
     /// Set when something was skipped.
     var exceeded: String?
 
-    init(budget: RenderBudget) { self.budget = budget }
+    init(budget: RenderBudget) {
+        self.budget = budget
+        surfaceLimit = budget.maxSurfaceBytes
+    }
 
     /// Whether one more layer may be drawn; false (and noted) past the budget.
     mutating func takeLayer() -> Bool {
@@ -76,7 +82,7 @@ struct FrameWork {
     /// Takes `bytes` of offscreen buffers if they fit in the surface budget (give them back with
     /// `releaseSurface`); false when they do not.
     mutating func takeSurface(bytes: Int) -> Bool {
-        guard bytes >= 0, bytes <= budget.maxSurfaceBytes - surfaceBytes else { return false }
+        guard bytes >= 0, bytes <= surfaceLimit - surfaceBytes else { return false }
         surfaceBytes += bytes
         peakSurfaceBytes = max(peakSurfaceBytes, surfaceBytes)
         return true

@@ -48,6 +48,21 @@ final class SurfaceBudgetTests: XCTestCase {
         XCTAssertEqual(renderer.warnings.filter { $0.contains("offscreen surfaces") }.count, 1)
     }
 
+    /// The bands of a threaded frame share the budget by their heights: four bands together
+    /// hold no more than one thread would, and draw the same pixels.
+    func testBandsShareTheSurfaceBudget() throws {
+        let animation = try Animation.parse(Array(Self.nestedMaskedPrecomps(depth: 32).utf8), name: "nested-masks", baseDirectory: nil)
+        let side = 2048
+        let single = AnimationRenderer(animation: animation)
+        var banded = AnimationRenderer(animation: animation)
+        banded.threads = 4
+        let one = single.render(frame: 0, viewport: Viewport(width: side, height: side))
+        let four = banded.render(frame: 0, viewport: Viewport(width: side, height: side))
+        XCTAssertGreaterThan(banded.peakSurfaceBytes, 0)
+        XCTAssertLessThanOrEqual(banded.peakSurfaceBytes, banded.budget.maxSurfaceBytes / 4)
+        XCTAssertTrue(one.pixels == four.pixels, "bands draw what one thread draws")
+    }
+
     func testASmallBudgetCutsTheNestingButASmallFileFitsTheDefault() throws {
         let animation = try Animation.parse(Array(Self.nestedMaskedPrecomps(depth: 4).utf8), name: "nested-4", baseDirectory: nil)
         let fits = AnimationRenderer(animation: animation)
