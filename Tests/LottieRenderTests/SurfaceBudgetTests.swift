@@ -63,6 +63,24 @@ final class SurfaceBudgetTests: XCTestCase {
         XCTAssertTrue(one.pixels == four.pixels, "bands draw what one thread draws")
     }
 
+    /// A precomp at half opacity asks for a pass only for its group opacity: past the budget it
+    /// is drawn straight (its parts do not overlap here, so the pixels are the same).
+    func testGroupOpacityAloneIsDrawnWithoutItsPassPastTheBudget() throws {
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"assets":[{"id":"p","layers":["#
+            + #"{"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{},"shapes":[\#(Self.square),\#(Self.redFill)]}]}],"#
+            + #""layers":[{"ty":0,"ind":1,"refId":"p","ip":0,"op":30,"w":100,"h":100,"ks":{"o":{"a":0,"k":50}}}]}"#
+        let animation = try Animation.parse(Array(json.utf8), name: "group-opacity", baseDirectory: nil)
+        let reference = AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        var none = RenderBudget()
+        none.maxSurfaceBytes = 0
+        let straight = AnimationRenderer(animation: animation, budget: none)
+        let image = straight.render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        XCTAssertEqual(straight.peakSurfaceBytes, 0)
+        XCTAssertNotEqual(image.pixels[50 * 100 + 50], 0)
+        XCTAssertTrue(image.pixels == reference.pixels)
+        XCTAssertTrue(straight.warnings.contains { $0.contains("drawn without one") }, "\(straight.warnings)")
+    }
+
     func testASmallBudgetCutsTheNestingButASmallFileFitsTheDefault() throws {
         let animation = try Animation.parse(Array(Self.nestedMaskedPrecomps(depth: 4).utf8), name: "nested-4", baseDirectory: nil)
         let fits = AnimationRenderer(animation: animation)
