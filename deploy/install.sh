@@ -21,19 +21,7 @@ install -D -m 0644 "$here/udev/70-buoy.rules" "$prefix/lib/udev/rules.d/70-buoy.
 install -D -m 0644 "$here/tmpfiles/buoy.conf" "$prefix/usr/lib/tmpfiles.d/buoy.conf"
 install -D -m 0644 "$here/polkit/50-buoy-reboot.rules" "$prefix/usr/share/polkit-1/rules.d/50-buoy-reboot.rules"
 install -D -m 0755 "$here/add-buoy-user.sh" "$prefix/usr/share/buoy/add-buoy-user.sh"
-install -D -m 0644 /dev/stdin "$prefix/usr/share/doc/buoy/buoy.toml.example" <<'TOML'
-# /etc/buoy/buoy.toml: what buoy.service downloads at boot, and settings for every `buoy run`.
-# Keys mirror the run flags; flags on the command line override them, and any --url on the
-# command line replaces these [[download]] tables.
-display = "auto"
-# rotate = 90
-# animation = "/usr/share/buoy/animation.json"
-
-[[download]]
-url = "https://example.org/update.img"
-output = "/var/lib/buoy/update.img"   # the units may write under /var/lib/buoy only
-# sha256 = "<64 hex digits>"   # or "url:https://example.org/update.img.sha256"; leave out to skip the check
-TOML
+install -D -m 0644 "$here/buoy.toml.example" "$prefix/usr/share/doc/buoy/buoy.toml.example"
 if [ ! -e "$prefix/etc/buoy/buoy.env" ]; then
     install -D -m 0644 /dev/stdin "$prefix/etc/buoy/buoy.env" <<'ENV'
 # Extra flags for the units (the downloads themselves go in /etc/buoy/buoy.toml):

@@ -18,6 +18,10 @@ extension Animation {
             throw ParseError(file: path, jsonPath: "", reason: "file is larger than the limit of \(limits.maxFileBytes) bytes")
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        // A dotLottie container is told by its zip magic, whatever the file is called.
+        if ZipArchive.isZip([UInt8](data.prefix(4))) {
+            return try DotLottie.parse([UInt8](data), name: name, file: path, limits: limits)
+        }
         return try parse(data, name: name, file: path, baseDirectory: (path as NSString).deletingLastPathComponent, limits: limits)
     }
 
@@ -27,6 +31,12 @@ extension Animation {
 
     public static func parse(_ data: Data, name: String, file: String, baseDirectory: String?,
                              limits: ParseLimits = ParseLimits()) throws -> Animation {
+        try parse(data, name: name, file: file, baseDirectory: baseDirectory, limits: limits, containerFile: nil)
+    }
+
+    /// `containerFile` gives an image asset's bytes from a container (dotLottie) by its `u` and `p`.
+    static func parse(_ data: Data, name: String, file: String, baseDirectory: String?, limits: ParseLimits,
+                      containerFile: ((String, String) throws -> [UInt8]?)?) throws -> Animation {
         guard data.count <= limits.maxFileBytes else {
             throw ParseError(file: file, jsonPath: "", reason: "data is larger than the limit of \(limits.maxFileBytes) bytes")
         }
@@ -37,6 +47,7 @@ extension Animation {
         }
         let log = ParseLog()
         var parser = LottieParser(baseDirectory: baseDirectory, limits: limits)
+        parser.containerFile = containerFile
         do {
             var animation = try parser.animation(JSONNode(json, path: .root, log: log))
             if animation.name.isEmpty { animation.name = name }
@@ -56,6 +67,8 @@ struct LottieParser {
     let baseDirectory: String?
     let limits: ParseLimits
     var keyframeCount = 0
+    /// Image files inside a container (dotLottie), by the asset's `u` and `p`.
+    var containerFile: ((String, String) throws -> [UInt8]?)? = nil
     /// The top composition's in and out points: a layer that lacks its own takes these.
     var compositionRange = (inPoint: 0.0, outPoint: 60.0)
 
@@ -260,6 +273,15 @@ struct LottieParser {
             warn(node, "image \"\(id)\" has invalid base64 data")
             return .missing
         }
+        if let containerFile {
+            do {
+                if let bytes = try containerFile(directory, name) { return .embedded(bytes) }
+                warn(node, "image \"\(id)\" (\(directory)\(name)) is not in the container; not drawn")
+            } catch {
+                warn(node, "image \"\(id)\": \(error); not drawn")
+            }
+            return .missing
+        }
         guard let base = baseDirectory else { return .missing }
         let relative = directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
         let components = relative.split(separator: "/", omittingEmptySubsequences: true)
@@ -290,7 +312,18 @@ struct LottieParser {
             kept.append(item)
         }
         breakParentLoops(&result, nodes: kept)
+        markMatteSourcesByPosition(&result)
         return result
+    }
+
+    /// A layer with a track matte (`tt`) and no `tp` is matted by the layer just before it;
+    /// that layer is a matte source, not content, even when it lacks `td` (lottie-ios goes by
+    /// position the same way).
+    func markMatteSourcesByPosition(_ layers: inout [Layer]) {
+        for position in layers.indices.dropFirst()
+        where layers[position].matteMode != .none && layers[position].matteParent == nil {
+            layers[position - 1].isMatteSource = true
+        }
     }
 
     /// A layer that is its own ancestor has no defined position: its parent link is dropped.
@@ -454,7 +487,8 @@ struct LottieParser {
             let v = try n.doubles()
             guard v.count >= 3 else { return nil }
             let scale = v.prefix(3).contains { $0 > 1 } ? 1.0 / 255 : 1
-            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: v.count > 3 ? min(1, v[3]) : 1)
+            // The 4th (alpha) component is ignored, as for every colour.
+            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: 1)
         }
         func point(_ key: String) throws -> Vec2? {
             guard let n = node[key] else { return nil }

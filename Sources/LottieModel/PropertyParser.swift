@@ -24,8 +24,9 @@ extension LottieParser {
                 v += Array(repeating: 0, count: 3 - v.count)
             }
             let scale = v.prefix(3).contains { $0 > 1 } ? 1.0 / 255 : 1
-            let alpha = v.count > 3 ? (v[3] > 1 ? v[3] / 255 : v[3]) : 1
-            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: alpha)
+            // A 4th (alpha) component is ignored, as lottie-ios and other players do: the
+            // opacity property says how opaque a fill or stroke is.
+            return RGBA(r: v[0] * scale, g: v[1] * scale, b: v[2] * scale, a: 1)
         }
     }
 

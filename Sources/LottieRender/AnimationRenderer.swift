@@ -147,10 +147,21 @@ public struct AnimationRenderer {
         // Each band is a view over the frame's own rows: no copy afterwards.
         let whole = surface.bounds
         surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
+            let shared = BandWork(renderer: self, parts: parts)
             DispatchQueue.concurrentPerform(iterations: parts.count) { i in
-                drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: background, covered: covered, whole: whole)
+                shared.renderer.drawCleared(frame: frame, into: &shared.parts[i], matrix: matrix, background: background,
+                                            covered: covered, whole: whole)
             }
         }
+    }
+
+    /// What the band threads of one frame share. Sound because, while the bands draw, what
+    /// `draw` reads of the renderer is either not written (the model with its providers bound,
+    /// the compositions, the budget) or guarded by a lock (shape, coverage and image caches,
+    /// the buffer pool, fonts, notes), and each thread writes only its own band of `parts`.
+    private struct BandWork: @unchecked Sendable {
+        let renderer: AnimationRenderer
+        let parts: UnsafeMutableBufferPointer<Surface>
     }
 
     private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,

@@ -2,7 +2,7 @@ import Foundation
 import LottieModel
 import Raster
 
-/// Decodes image assets when they are first drawn (an asset no layer draws costs nothing),
+/// Decodes image assets (PNG, JPEG or WebP, told by their first bytes) when they are first drawn (an asset no layer draws costs nothing),
 /// within a byte budget for all decoded pixels: an image that does not fit is not drawn, with
 /// one warning. Files are opened beneath the animation's folder without following symbolic
 /// links, so an asset cannot reach outside it. A lock keeps the store safe when one renderer
@@ -32,6 +32,48 @@ final class ImageStore: @unchecked Sendable {
     var warnings: [String] {
         lock.lock(); defer { lock.unlock() }
         return problems
+    }
+
+    /// Halvings of decoded images (index 0 is the first halving), made when an image is drawn
+    /// at half its size or less; they count against the same budget.
+    private var halvings: [String: [Image]] = [:]
+
+    /// The image of asset `id` to draw under `world` (image layer space to the device), and
+    /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
+    /// size it is the decoded image itself (the exact reference path; or the reduced copy kept
+    /// when it was first drawn at half its size or less); smaller, a box-filtered halving
+    /// chosen for that scale, so fine detail averages instead of aliasing.
+    func drawable(_ id: String, world: Matrix) -> (image: Image, transform: Matrix)? {
+        // The device pixels the whole asset covers: its box through the layer's matrix.
+        let drawn = assets[id].flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }.map {
+            ($0.width * (world.a * world.a + world.b * world.b).squareRoot(), $0.height * (world.c * world.c + world.d * world.d).squareRoot())
+        }
+        guard let image = image(id, drawnSize: drawn) else { return nil }
+        var fit = Matrix.identity
+        if let asset = assets[id], asset.width > 0, asset.height > 0 {
+            fit = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
+        }
+        let full = fit.concatenating(world)
+        let scale = abs(full.a * full.d - full.b * full.c).squareRoot()
+        let level = Image.mipLevel(forScale: scale, width: image.width, height: image.height)
+        guard level > 0, let smaller = halving(id, of: image, level: level) else { return (image, full) }
+        let up = Matrix.scale(Double(image.width) / Double(smaller.width), Double(image.height) / Double(smaller.height))
+        return (smaller, up.concatenating(full))
+    }
+
+    private func halving(_ id: String, of image: Image, level: Int) -> Image? {
+        lock.lock(); defer { lock.unlock() }
+        var made = halvings[id] ?? []
+        while made.count < level {
+            let next = (made.last ?? image).halved()
+            let bytes = next.width * next.height * 4
+            // Past the budget the nearest level already made is used (or the image itself).
+            guard bytesUsed + bytes <= byteBudget else { break }
+            bytesUsed += bytes
+            made.append(next)
+        }
+        halvings[id] = made
+        return made.last
     }
 
     /// The decoded image of asset `id`, or nil when it has none, failed, or is over the budget.
@@ -79,10 +121,10 @@ enum ImageDecoding {
         do {
             switch asset.source {
             case .embedded(let bytes):
-                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
+                return .success(try ImageFile.decode(bytes, maxPixels: maxPixels))
             case .file(let directory, let relativePath):
                 let bytes = try BeneathFolder.contents(of: relativePath, in: directory, maxBytes: maxFileBytes)
-                return .success(try PNG.decode(bytes, maxPixels: maxPixels))
+                return .success(try ImageFile.decode(bytes, maxPixels: maxPixels))
             case .missing:
                 return .failure(Failure(description: "no image data"))
             }

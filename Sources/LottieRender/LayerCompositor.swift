@@ -259,17 +259,8 @@ struct LayerCompositor {
             surface.fill(path, transform: world, rule: .nonZero, paint: .solid(color.color), opacity: opacity, clip: clip,
                          cache: renderer.coverageCache)
         case .image(let refId):
-            let asset: ImageAsset?
-            if case .image(let a)? = renderer.animation.assets[refId] { asset = a } else { asset = nil }
-            // The device pixels the whole image covers: its layer-space size through the layer's matrix.
-            let drawn = asset.flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }.map { ($0.width * (world.a * world.a + world.b * world.b).squareRoot(),
-                                     $0.height * (world.c * world.c + world.d * world.d).squareRoot()) }
-            guard let image = renderer.images.image(refId, drawnSize: drawn) else { return }
-            var scale = Matrix.identity
-            if let asset, asset.width > 0, asset.height > 0 {
-                scale = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
-            }
-            surface.draw(image, transform: scale.concatenating(world), opacity: opacity, clip: clip)
+            guard let drawn = renderer.images.drawable(refId, world: world) else { return }
+            surface.draw(drawn.image, transform: drawn.transform, opacity: opacity, clip: clip)
         case .precomp(let refId, let width, let height):
             guard let comp = renderer.precomps[refId] else { return }
             let localFrame = self.localFrame(of: layer, at: frame)

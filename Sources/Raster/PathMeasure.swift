@@ -155,6 +155,15 @@ public struct PathMeasure {
     }
 }
 
+/// A zero-length dash: a piece too short to see but long enough to have a direction, so
+/// round and square caps draw a dot turned along the path (butt caps draw nothing), as
+/// Core Graphics and SVG renderers do.
+private func capDot(_ measure: PathMeasure, at position: Double, contour: (start: Double, end: Double, closed: Bool)) -> Path {
+    let epsilon = 1e-3
+    if position + epsilon <= contour.end { return measure.segment(from: position, to: position + epsilon) }
+    return measure.segment(from: max(contour.start, position - epsilon), to: position)
+}
+
 /// The dashes of a path: each contour starts the pattern anew, shifted by `offset`.
 public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
     let pattern = dashes.map { $0.isFinite ? max(0, $0) : 0 }
@@ -168,7 +177,8 @@ public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
         if phase < 0 { phase += total }
         var index = 0
         var steps = 0
-        while phase >= pattern[index] && steps < 2 * pattern.count {
+        // `>`: a zero-length dash where the contour starts is kept (it draws a cap dot).
+        while phase > pattern[index] && steps < 2 * pattern.count {
             steps += 1
             phase -= pattern[index]
             index = (index + 1) % pattern.count
@@ -182,6 +192,8 @@ public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
             let end = min(position + remaining, contour.end)
             if index % 2 == 0 && end > position {
                 result.append(measure.segment(from: position, to: end))
+            } else if index % 2 == 0 && pattern[index] == 0 {
+                result.append(capDot(measure, at: position, contour: contour))
             }
             position = end
             index = (index + 1) % pattern.count

@@ -13,7 +13,7 @@ struct Bench: ParsableCommand {
         """
     )
 
-    @Argument(help: "The Lottie JSON file.")
+    @Argument(help: "The Lottie file (JSON, or a dotLottie container).")
     var animation: String
 
     @Option(help: "Output size WxH.")

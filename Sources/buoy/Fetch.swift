@@ -10,8 +10,8 @@ struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Download a file from an ssh session: progress on the terminal, atomic placement, exit status.",
         discussion: """
-        Progress is a bar on stderr when it is a terminal (bytes, rate, ETA), through a daemon or
-        not; with --json, one JSON object per line on stdout, the same on every path:
+        Progress is one line on stderr when it is a terminal (name, percentage, size, rate, time
+        left, elapsed; fitted to the width), ending with a summary line, through a daemon or not; with --json, one JSON object per line on stdout, the same on every path:
         {"event":"progress"|"done"|"failed"|"accepted","state":…,"received":N,"expected":N|null,
         "fraction":F|null,"rate":bytes/s,"eta":seconds|null,"files":[{"url","output","state",
         "received","expected","error"?}],"message"?}. Exit status: 0 done, 1 bad arguments,
@@ -22,7 +22,7 @@ struct Fetch: ParsableCommand {
     @Argument(help: "http://, https:// or file:// URL.")
     var url: String
 
-    @Option(name: .shortAndLong, help: "Where the file goes. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
+    @Option(name: .shortAndLong, help: "Where the file goes; DIR/ (or an existing directory) means DIR/ and the URL's file name. Through a daemon: a name inside its --download-dir (default /var/lib/buoy/downloads), or an absolute path inside it.")
     var output: String
 
     @Option(help: "Expected SHA-256 (64 hex digits).")
@@ -51,8 +51,10 @@ struct Fetch: ParsableCommand {
         try checkCAFile(caFile)
     }
 
-    func run() throws {
-        if ControlClient.isListening(socket) { return try runThroughDaemon() }
+    mutating func run() throws {
+        let daemon = ControlClient.isListening(socket)
+        output = try Self.resolveOutput(output, url: url, localDirectory: !daemon)
+        if daemon { return try runThroughDaemon() }
         if !json && display != "none" {
             // Take the display ourselves; no display is not an error for a shell download.
             var arguments = ["--url", url, "--output", output, "--display", display, "--on-complete", "exit"]
@@ -70,6 +72,7 @@ struct Fetch: ParsableCommand {
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
         var meter = RateMeter()
         var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
@@ -77,14 +80,15 @@ struct Fetch: ParsableCommand {
             guard final || now - lastReport >= 0.2 else { return }
             lastReport = now
             meter.add(bytes: s.received, at: now)
-            let state = final ? (s.succeeded ? "done" : "failed") : "downloading"
-            let event = ProgressReport.event(final ? state : "progress", state: state, status: s, rate: meter.rate,
+            let state = final ? (s.succeeded ? "done" : stop.requested ? "cancelled" : "failed") : "downloading"
+            // A cancelled job ends with a "failed" event (the schema's end events), state "cancelled".
+            let event = ProgressReport.event(final ? (s.succeeded ? "done" : "failed") : "progress", state: state, status: s, rate: meter.rate,
                                              message: s.errors.first.map { "\($0)" })
             if json {
                 ProgressReport.printJSON(event)
             } else if tty {
-                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
-                if final { FileHandleWriter.stderr("\n") }
+                let width = TerminalBar.width(of: STDERR_FILENO)
+                FileHandleWriter.stderr(final ? bar.summary(event, now: now, width: width) : bar.redraw(event, now: now, width: width))
             }
         }
         while session.step(timeout: 0.1) {
@@ -95,7 +99,23 @@ struct Fetch: ParsableCommand {
         if let error = session.status.errors.first {
             throw CommandFailure(message: "\(error)", exitCode: stop.requested ? 128 + (stop.signal ?? 2) : 5)
         }
-        if !json { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+        // On a terminal the summary line said it.
+        if !json && !tty { printStatus("\(output): \(session.status.received) bytes" + (session.status.files[0].cached ? " (already present)" : "")) }
+    }
+
+    /// `-o DIR/` (and, without a daemon, `-o DIR` naming an existing directory) means
+    /// DIR/<the URL's last path segment>, decided before anything is downloaded; a URL without
+    /// a usable name there is refused up front.
+    static func resolveOutput(_ output: String, url: String, localDirectory: Bool) throws -> String {
+        var isDirectory: ObjCBool = false
+        let existingDirectory = localDirectory && FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+        guard output.hasSuffix("/") || existingDirectory else { return output }
+        let name = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)?.removingPercentEncoding ?? ""
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.hasPrefix("."),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw CommandFailure.badArguments("-o \(output) is a directory and \(url) names no file to put in it; give -o \(output)\(output.hasSuffix("/") ? "" : "/")NAME")
+        }
+        return (output.hasSuffix("/") ? output : output + "/") + name
     }
 
     /// Hands the download to the daemon and follows its progress events.
@@ -110,19 +130,20 @@ struct Fetch: ParsableCommand {
         // refusal is read below like any other answer.
         do { try client.send(request) } catch {}
         let tty = isatty(STDERR_FILENO) != 0
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
+            let final = name == "done" || name == "failed"
             if json {
                 ProgressReport.printJSON(event)
             } else if tty, name != "error" {
-                FileHandleWriter.stderr("\r" + ProgressReport.bar(event))
+                let width = TerminalBar.width(of: STDERR_FILENO)
+                FileHandleWriter.stderr(final ? bar.summary(event, now: Self.now(), width: width) : bar.redraw(event, now: Self.now(), width: width))
             }
             switch name {
             case "done":
-                if tty { FileHandleWriter.stderr("\n") }
                 return
             case "failed", "error":
-                if tty { FileHandleWriter.stderr("\n") }
                 throw CommandFailure(message: (event["message"] as? String) ?? "the daemon reported a failure", exitCode: 5)
             default:
                 continue
@@ -149,7 +170,7 @@ func checkCAFile(_ caFile: String?) throws {
 }
 
 /// Progress in one schema for every path — the daemon's events to its clients, `buoy fetch
-/// --json` through a daemon or not, `buoy status` — and one terminal bar drawn from it, so an
+/// --json` through a daemon or not, `buoy status` — and one terminal line drawn from it (TerminalBar), so an
 /// operator sees the same figures (bytes, rate, ETA) however the download runs.
 enum ProgressReport {
     /// `state` is the download screen's (idle, waiting, downloading, finishing, success, done,
@@ -162,7 +183,8 @@ enum ProgressReport {
         e["received"] = Int(received)
         e["expected"] = expected.map { Int($0) as Any } ?? NSNull()
         e["fraction"] = status?.fraction.map { ($0 * 10000).rounded() / 10000 as Any } ?? NSNull()
-        if let expected, rate > 0, received < expected {
+        // A failed or cancelled job will not finish: no time left to show.
+        if let expected, rate > 0, received < expected, !["failed", "cancelled", "error"].contains(state) {
             e["eta"] = (Double(expected - received) / rate).rounded()
         } else {
             e["eta"] = NSNull()
@@ -194,24 +216,6 @@ enum ProgressReport {
         guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
-    }
-
-    /// `[#########-----------]  45.0%  12.3 MB  1.2 MB/s  ETA 0:08` (the state after it when
-    /// not downloading; `~` across the bar while the size is unknown).
-    static func bar(_ event: [String: Any]) -> String {
-        func size(_ b: Double) -> String {
-            b >= 1e9 ? String(format: "%.1f GB", b / 1e9) : b >= 1e6 ? String(format: "%.1f MB", b / 1e6) : String(format: "%.0f kB", b / 1e3)
-        }
-        let received = number(event["received"]) ?? 0, rate = number(event["rate"]) ?? 0
-        let state = event["state"] as? String ?? ""
-        let tail = "  " + size(received) + "  " + size(rate) + "/s"
-            + (number(event["eta"]).map { String(format: "  ETA %d:%02d", Int($0) / 60, Int($0) % 60) } ?? "")
-            + (state == "downloading" ? "" : "  " + state) + "   "
-        let width = 24
-        guard let f = number(event["fraction"]) else { return "[" + String(repeating: "~", count: width) + "]        " + tail }
-        let filled = min(width, max(0, Int(f * Double(width))))
-        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-            + String(format: " %5.1f%%", f * 100) + tail
     }
 
     /// A JSON number as decoded (NSNumber) or as built here (Int, Double); nil for null.

@@ -8,7 +8,7 @@ struct Keypaths: ParsableCommand {
         discussion: "With --types each property is followed by a tab and its value type (Double, Vec2, RGBA, BezierPath, GradientColors)."
     )
 
-    @Argument(help: "The Lottie JSON file.")
+    @Argument(help: "The Lottie file (JSON, or a dotLottie container).")
     var animation: String
 
     @Flag(help: "Print each property's value type too.")

@@ -54,7 +54,7 @@ extension KioskRuntime {
 
     private func publish(_ name: String, jobEnded: Bool) {
         let event = statusEvent(name)
-        if interactive, session != nil { FileHandleWriter.stderr("\r" + ProgressReport.bar(event)) }
+        if interactive, session != nil { FileHandleWriter.stderr(TerminalBar(event: event).redraw(event, now: Monotonic.now(), width: TerminalBar.width(of: STDERR_FILENO))) }
         if let control, control.subscriberCount > 0 { control.publish(event, jobEnded: jobEnded) }
     }
 

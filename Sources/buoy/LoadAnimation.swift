@@ -2,7 +2,8 @@ import Kiosk
 import LottieModel
 import LottieRender
 
-/// Loads and prepares an animation, turning any failure into exit status 2 with the file and
+/// Loads and prepares an animation (Lottie JSON, or a dotLottie container told by its zip
+/// magic), turning any failure into exit status 2 with the file and
 /// JSON path in the message.
 func loadRenderer(path: String) throws -> AnimationRenderer {
     do {
@@ -16,6 +17,15 @@ func loadRenderer(path: String) throws -> AnimationRenderer {
         throw CommandFailure.badAnimation("\(error)")
     } catch {
         throw CommandFailure.badAnimation("\(path): \(error)")
+    }
+}
+
+/// Problems the renderer met while drawing (an image that would not decode, a budget
+/// reached), each once, after the frames they concern.
+func printRendererWarnings(_ renderer: AnimationRenderer, path: String) {
+    var seen = Set<String>()
+    for warning in renderer.warnings where seen.insert(warning).inserted {
+        printWarning("\(path): \(warning)")
     }
 }
 

@@ -33,6 +33,13 @@ struct Background: ExpressibleByArgument {
         guard let rgb = parseHexColor(argument) else { return nil }
         self.init(color: rgb)
     }
+
+    /// How a default shows in --help: as it is typed (`#000000`, `transparent`), not a Swift value.
+    var defaultValueDescription: String {
+        guard color.a > 0 else { return "transparent" }
+        func byte(_ v: Double) -> Int { Int((min(1, max(0, v)) * 255).rounded()) }
+        return String(format: "#%02X%02X%02X", byte(color.r), byte(color.g), byte(color.b))
+    }
 }
 
 /// `#RRGGBB` or `RRGGBB` → an opaque colour.

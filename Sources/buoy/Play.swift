@@ -26,7 +26,7 @@ struct Play: ParsableCommand {
         """
     )
 
-    @Argument(help: "The Lottie JSON file.")
+    @Argument(help: "The Lottie file (JSON, or a dotLottie container).")
     var animation: String
 
     @OptionGroup var output: DisplayOptions

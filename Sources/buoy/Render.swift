@@ -15,7 +15,7 @@ struct Render: ParsableCommand {
         """
     )
 
-    @Argument(help: "The Lottie JSON file.")
+    @Argument(help: "The Lottie file (JSON, or a dotLottie container).")
     var animation: String?
 
     @Option(name: .shortAndLong, help: "Output PNG file, or directory when rendering several frames.")
@@ -100,6 +100,7 @@ struct Render: ParsableCommand {
             let out = output ?? defaultOutputName(for: path)
             let surface = renderer.render(frame: frameList[0], viewport: viewport, background: background.color)
             try writePNG(surface, to: out)
+            printRendererWarnings(renderer, path: path)
             return
         }
         let directory = output ?? defaultOutputName(for: path, ext: "")
@@ -112,6 +113,7 @@ struct Render: ParsableCommand {
             let surface = renderer.render(frame: f, viewport: viewport, background: background.color)
             try writePNG(surface, to: (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", i)))
         }
+        printRendererWarnings(renderer, path: path)
     }
 
     private func runBatch(_ file: String) throws {

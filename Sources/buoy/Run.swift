@@ -34,7 +34,7 @@ struct Run: ParsableCommand {
     @Flag(name: .customLong("no-config-downloads"), help: "Use the config file's settings but none of its downloads (a daemon started after the boot job).")
     var noConfigDownloads = false
 
-    @Option(help: "A Lottie JSON file or URL (cached for offline boots; default: Buoy's own boat on the waves).")
+    @Option(help: "A Lottie file (JSON or .lottie) or URL (cached for offline boots; default: Buoy's own boat on the waves).")
     var animation: String?
 
     @Option(name: .customLong("url"), help: "A URL to download (repeatable).")

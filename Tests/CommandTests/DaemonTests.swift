@@ -104,7 +104,7 @@ final class DaemonTests: CommandTestCase {
         XCTAssertTrue(lines.contains { ($0["rate"] as? Int ?? 0) > 0 }, out)
     }
 
-    /// The bar on a terminal (through `script`, which gives buoy a pty): bytes, rate and ETA,
+    /// The bar on a terminal (through `script`, which gives buoy a pty): bytes, rate and time left,
     /// through the daemon and without one.
     func testTheTerminalBarShowsBytesRateAndETAOnEveryPath() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1) for a pty") }
@@ -128,7 +128,7 @@ final class DaemonTests: CommandTestCase {
         let through = try barOutput(["fetch", "\(base)/slow/200000?rate=100000", "-o", dir + "/b.bin", "--socket", socket])
         for text in [alone, through] {
             XCTAssertTrue(text.contains("kB/s"), text)
-            XCTAssertTrue(text.contains("ETA 0:0"), text)
+            XCTAssertTrue(text.contains("left 0:0"), text)  // the time left (TerminalBar)
             XCTAssertTrue(text.contains("%  "), text)
         }
     }

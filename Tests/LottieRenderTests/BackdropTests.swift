@@ -60,7 +60,8 @@ final class BackdropTests: XCTestCase {
         XCTAssertEqual(try renderer(bg()).backdrop(frame: 1, viewport: viewport), PixelRect(x0: 10, y0: 5, x1: 90, y1: 45))
         let solid = ##"{"ty":1,"nm":"S","ip":0,"op":10,"st":0,"ks":{},"sw":100,"sh":50,"sc":"#336699"}"##
         XCTAssertEqual(try renderer(solid).backdrop(frame: 1, viewport: viewport), PixelRect(x0: 0, y0: 0, x1: 100, y1: 50))
-        XCTAssertNil(try renderer(bg(color: "[0,0,1,0.5]")).backdrop(frame: 1, viewport: viewport), "translucent colour")
+        XCTAssertEqual(try renderer(bg(color: "[0,0,1,0.5]")).backdrop(frame: 1, viewport: viewport), PixelRect(x0: 10, y0: 5, x1: 90, y1: 45),
+                       "a colour's 4th component is ignored (issue 11): still opaque")
         XCTAssertNil(try renderer(bg(round: "4")).backdrop(frame: 1, viewport: viewport), "rounded corners")
         XCTAssertNil(try renderer(bg(#"{"o":{"a":0,"k":60}}"#)).backdrop(frame: 1, viewport: viewport), "layer opacity")
         XCTAssertNil(try renderer(bg(#"{"r":{"a":0,"k":10}}"#)).backdrop(frame: 1, viewport: viewport), "rotated")
