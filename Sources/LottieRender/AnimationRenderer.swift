@@ -106,6 +106,14 @@ public struct AnimationRenderer {
     /// it stops growing once every frame's needs have been met once.
     public var bufferAllocations: Int { pool.allocations }
 
+    /// The most bytes of offscreen surfaces and masks one frame (or one band of a threaded
+    /// frame) held at once since the renderer was made; at most `budget.maxSurfaceBytes`
+    /// (a band: its share of it).
+    public var peakSurfaceBytes: Int { notes.peakSurfaceBytes }
+
+    /// Bytes of decoded image pixels the renderer holds (at most `budget.maxImageBytes`).
+    public var decodedImageBytes: Int { images.bytesHeld }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
@@ -216,7 +224,11 @@ public struct AnimationRenderer {
         // Shadows reach at most as far as the frame is large: a hostile softness or distance
         // cannot make offscreen buffers many times the frame (the same limit for every band).
         compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))
+        if whole.height > 0, surface.bounds.height < whole.height {
+            compositor.work.surfaceLimit = Int(Double(budget.maxSurfaceBytes) * Double(surface.bounds.height) / Double(whole.height))
+        }
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
+        notes.recordSurfacePeak(compositor.work.peakSurfaceBytes)
         if let exceeded = compositor.work.exceeded { notes.note("frame budget exceeded (\(exceeded)); the rest of the frame is skipped") }
     }
 }

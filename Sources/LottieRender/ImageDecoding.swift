@@ -22,6 +22,12 @@ final class ImageStore: @unchecked Sendable {
         self.byteBudget = byteBudget
     }
 
+    /// Bytes of the decoded pixels kept.
+    var bytesHeld: Int {
+        lock.lock(); defer { lock.unlock() }
+        return bytesUsed
+    }
+
     /// Problems met so far (an image that would not decode, or past the budget).
     var warnings: [String] {
         lock.lock(); defer { lock.unlock() }
@@ -34,10 +40,15 @@ final class ImageStore: @unchecked Sendable {
 
     /// The image of asset `id` to draw under `world` (image layer space to the device), and
     /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
-    /// size it is the decoded image itself (the exact reference path); smaller, a box-filtered
-    /// halving chosen for that scale, so fine detail averages instead of aliasing.
+    /// size it is the decoded image itself (the exact reference path; or the reduced copy kept
+    /// when it was first drawn at half its size or less); smaller, a box-filtered halving
+    /// chosen for that scale, so fine detail averages instead of aliasing.
     func drawable(_ id: String, world: Matrix) -> (image: Image, transform: Matrix)? {
-        guard let image = image(id) else { return nil }
+        // The device pixels the whole asset covers: its box through the layer's matrix.
+        let drawn = assets[id].flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }.map {
+            ($0.width * (world.a * world.a + world.b * world.b).squareRoot(), $0.height * (world.c * world.c + world.d * world.d).squareRoot())
+        }
+        guard let image = image(id, drawnSize: drawn) else { return nil }
         var fit = Matrix.identity
         if let asset = assets[id], asset.width > 0, asset.height > 0 {
             fit = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
@@ -66,13 +77,18 @@ final class ImageStore: @unchecked Sendable {
     }
 
     /// The decoded image of asset `id`, or nil when it has none, failed, or is over the budget.
-    func image(_ id: String) -> Image? {
+    /// `drawnSize` is the size, in device pixels, the whole image covers where it is first
+    /// drawn: an image drawn at half its size or less in both axes is kept downsampled to about
+    /// twice that size (`downsampled(_:toFit:_:)`), so the memory it holds follows the drawn
+    /// size; the full decode is transient and must fit the budget. Later draws reuse it as is.
+    func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
         lock.lock(); defer { lock.unlock() }
         if let known = decoded[id] { return known }
         guard let asset = assets[id] else { return nil }
         let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
         switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
-        case .success(let image):
+        case .success(let full):
+            let image = Self.kept(full, drawnSize: drawnSize)
             bytesUsed += image.width * image.height * 4
             decoded[id] = image
             return image
@@ -81,6 +97,15 @@ final class ImageStore: @unchecked Sendable {
             decoded[id] = .some(nil)
             return nil
         }
+    }
+
+    /// `full` itself, or a copy downsampled to twice `drawnSize` when it is drawn at half its
+    /// size or less in both axes.
+    static func kept(_ full: Image, drawnSize: (width: Double, height: Double)?) -> Image {
+        guard let drawnSize, drawnSize.width.isFinite, drawnSize.height.isFinite,
+              drawnSize.width * 2 <= Double(full.width), drawnSize.height * 2 <= Double(full.height) else { return full }
+        let width = max(1, Int((drawnSize.width * 2).rounded(.up))), height = max(1, Int((drawnSize.height * 2).rounded(.up)))
+        return downsampled(full, toFit: width, height)
     }
 }
 

@@ -115,6 +115,12 @@ struct LayerCompositor {
         var limit = clip.map { $0.rect.intersection(reachable) } ?? reachable
         if let maskBounds = Self.maskBounds(o.masks, frame: frame, world: o.world) { limit = limit.intersection(maskBounds) }
         guard !limit.isEmpty else { return }
+        let bytes = Self.offscreenBytes(o, area: limit.grown(by: reach).intersection(reachable))
+        guard work.takeSurface(bytes: bytes) else {
+            drawOverSurfaceBudget(o, frame: frame, into: &surface, clip: clip, depth: depth)
+            return
+        }
+        defer { work.releaseSurface(bytes: bytes) }
         var matteSurface: Surface?
         if let (source, mode) = o.matte {
             var m = Surface(bounds: limit, pool: pool)
@@ -147,6 +153,30 @@ struct LayerCompositor {
             cast.recycle(into: pool)
         }
         surface.composite(content, blend: o.blend, opacity: o.alpha, mask: nil)
+    }
+
+    /// An upper bound of the bytes `drawOffscreen` holds at once for `o` over `area`: the content
+    /// (4 a pixel), the matte (4), masks being combined (3: result, mask, expansion band) and
+    /// the shadow with its blur's scratch (8).
+    static func offscreenBytes(_ o: Offscreen, area: PixelRect) -> Int {
+        let perPixel = 4 + (o.matte == nil ? 0 : 4) + 3 + (o.shadows.isEmpty ? 0 : 8)
+        return area.width * area.height * perPixel
+    }
+
+    /// A layer whose offscreen pass would pass the surface budget: drawn straight onto the
+    /// target when only group opacity asked for the pass (parts that overlap then show through
+    /// each other, nothing more), else skipped; either way the renderer warns once.
+    mutating func drawOverSurfaceBudget(_ o: Offscreen, frame: Double, into surface: inout Surface, clip: Clip?, depth: Int) {
+        let onlyGroupOpacity = o.masks.isEmpty && o.matte == nil && o.shadows.isEmpty && o.blend == .normal
+            && !Effects.hasColorEffect(o.layer)
+        let megabytes = renderer.budget.maxSurfaceBytes / (1024 * 1024)
+        if onlyGroupOpacity {
+            renderer.notes.note("offscreen surfaces would pass \(megabytes) MiB; layers with group opacity are drawn without one")
+            drawContent(o.layer, shapes: o.shapes, frame: frame, into: &surface, world: o.world, opacity: o.alpha, clip: clip, depth: depth)
+        } else {
+            renderer.notes.note("offscreen surfaces would pass \(megabytes) MiB; layers with masks, mattes, blend modes or effects "
+                                + "past it are skipped")
+        }
     }
 
     /// The coverage of a layer's masks, matte and clip mask over `area`, or nil when it has

@@ -23,6 +23,13 @@ public struct RenderBudget: Sendable, Equatable {
     public var maxGlyphs = 20_000
     /// Bytes of decoded image pixels kept for the animation's image assets.
     public var maxImageBytes = 512 * 1024 * 1024
+    /// Bytes of offscreen surfaces and coverage masks (layers with masks, mattes, blend
+    /// modes, group opacity, shadows) alive at once while one frame is drawn, pooled or not
+    /// (the bands of a threaded frame share it by their heights). Nested precomps with masks each hold their buffers while their
+    /// content draws; past this figure a layer that would need more is drawn straight onto its
+    /// target when that gives the same pixels up to overlap (group opacity alone), else skipped,
+    /// and the renderer warns once.
+    public var maxSurfaceBytes = 256 * 1024 * 1024
     /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the
     /// commands, and an animation drawn at its own size is scaled down to fit.
     public static let maxOutputSide = 4096
@@ -44,10 +51,19 @@ struct FrameWork {
     var layersDrawn = 0
     var pathElements = 0
     var paints = 0
+    /// Bytes of offscreen buffers held now, and the most held at once this frame.
+    var surfaceBytes = 0
+    var peakSurfaceBytes = 0
+    /// The offscreen bytes this frame may hold: a band of a threaded frame gets the share of
+    /// `maxSurfaceBytes` its rows are of the frame, so the bands together keep to the budget.
+    var surfaceLimit: Int
     /// Set when something was skipped.
     var exceeded: String?
 
-    init(budget: RenderBudget) { self.budget = budget }
+    init(budget: RenderBudget) {
+        self.budget = budget
+        surfaceLimit = budget.maxSurfaceBytes
+    }
 
     /// Whether one more layer may be drawn; false (and noted) past the budget.
     mutating func takeLayer() -> Bool {
@@ -62,6 +78,19 @@ struct FrameWork {
         layersDrawn += 1
         return true
     }
+
+    /// Takes `bytes` of offscreen buffers if they fit in the surface budget (give them back with
+    /// `releaseSurface`); false when they do not.
+    mutating func takeSurface(bytes: Int) -> Bool {
+        guard bytes >= 0, bytes <= surfaceLimit - surfaceBytes else { return false }
+        surfaceBytes += bytes
+        peakSurfaceBytes = max(peakSurfaceBytes, surfaceBytes)
+        return true
+    }
+
+    mutating func releaseSurface(bytes: Int) {
+        surfaceBytes -= bytes
+    }
 }
 
 /// Notes kept by a renderer across frames (shared by its copies, safe across threads): each
@@ -69,6 +98,19 @@ struct FrameWork {
 final class RenderNotes: @unchecked Sendable {
     private let lock = NSLock()
     private var notes: [String] = []
+    private var peakSurface = 0
+
+    /// Records the offscreen bytes one frame (or band) held at most.
+    func recordSurfacePeak(_ bytes: Int) {
+        lock.lock(); defer { lock.unlock() }
+        peakSurface = max(peakSurface, bytes)
+    }
+
+    /// The most offscreen bytes any frame (or band) held at once so far.
+    var peakSurfaceBytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        return peakSurface
+    }
 
     func note(_ text: String) {
         lock.lock(); defer { lock.unlock() }

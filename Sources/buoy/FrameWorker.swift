@@ -58,6 +58,9 @@ final class FrameWorker: @unchecked Sendable {
         /// `flipDescriptor`, then calls `flipCompleted`. Its trace line waits with it.
         var flipPending = false
         var trace: FrameTrace.Entry?
+        /// Renderer warnings that first appeared with this frame: the loop prints them (this
+        /// thread does not write to stderr).
+        var warnings: [String] = []
     }
 
     private let presenter: Presenter
@@ -73,6 +76,7 @@ final class FrameWorker: @unchecked Sendable {
     private var statusChanged = true
     private var renderSeconds = 0.0
     private var sequence = 0
+    private var reported = ReportedWarnings()
     private let start: Double
     private let wallStart = Monotonic.now()
 
@@ -197,6 +201,7 @@ final class FrameWorker: @unchecked Sendable {
             renderSeconds = 0.7 * renderSeconds + 0.3 * (Monotonic.now() - renderStart)
         }
         var result = Result(state: screen.state, animating: screen.isAnimating, presented: false, time: clock.now)
+        if drew { result.warnings = reported.fresh(screen.renderer.warnings) }
         guard drew || presenter.writesFiles else { return result }
         result.trace = FrameTrace.Entry(sequence: sequence, time: 0, frame: frame, progress: screen.player.progress(forFrame: frame),
                                         download: screen.downloadFraction, state: screen.state.rawValue, speed: screen.player.speed,

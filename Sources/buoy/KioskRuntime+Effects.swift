@@ -118,6 +118,7 @@ extension KioskRuntime {
     /// The frame thread finished a frame: done, or waiting for its page flip.
     func frameFinished(at now: Double) {
         guard let result = frames.takeResult() else { return }
+        for warning in result.warnings { printWarning(warning) }
         if result.flipPending && result.error == nil, let flips = presenter.flipDescriptor {
             // The display's descriptor is watched only while a flip of ours is queued and the
             // frame thread is idle: the presenter is then the loop's alone (epoll reports an

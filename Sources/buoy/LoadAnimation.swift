@@ -80,3 +80,14 @@ func defaultRenderer() -> AnimationRenderer {
         fatalError("the built-in animation does not parse: \(error)")
     }
 }
+
+/// The renderer warnings already printed, so that a command drawing many frames prints each
+/// one once, when it first appears, not once a frame.
+struct ReportedWarnings {
+    private var seen: Set<String> = []
+
+    /// The warnings of `all` not returned before.
+    mutating func fresh(_ all: [String]) -> [String] {
+        all.filter { seen.insert($0).inserted }
+    }
+}

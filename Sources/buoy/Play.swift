@@ -101,6 +101,7 @@ struct Play: ParsableCommand {
         var version: UInt64 = 0
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
         var figures = PlaybackFigures()
+        var reported = ReportedWarnings()
         // After the loop, however it ends.
         defer { if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) } }
         while !stop.requested {
@@ -111,6 +112,7 @@ struct Play: ParsableCommand {
             let renderStart = Monotonic.now()
             if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
                 version &+= 1
+                for warning in reported.fresh(renderer.warnings) { printWarning("\(animation): \(warning)") }
             }
             // Up at once, down slowly: a prediction that falls short shows the frame late (its
             // animation time behind), one that is long holds it back. A picture that stopped

@@ -85,7 +85,7 @@ struct Render: ParsableCommand {
         }
         let anim = renderer.animation
         // What drawing skipped (an image that would not decode, a budget exceeded), once each.
-        defer { for warning in renderer.warnings { printWarning("\(path): \(warning)") } }
+        defer { printRendererWarnings(renderer, path: path) }
         let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
         let width = size?.width ?? fitted.width
         let height = size?.height ?? fitted.height
@@ -100,7 +100,6 @@ struct Render: ParsableCommand {
             let out = output ?? defaultOutputName(for: path)
             let surface = renderer.render(frame: frameList[0], viewport: viewport, background: background.color)
             try writePNG(surface, to: out)
-            printRendererWarnings(renderer, path: path)
             return
         }
         let directory = output ?? defaultOutputName(for: path, ext: "")
@@ -113,7 +112,6 @@ struct Render: ParsableCommand {
             let surface = renderer.render(frame: f, viewport: viewport, background: background.color)
             try writePNG(surface, to: (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", i)))
         }
-        printRendererWarnings(renderer, path: path)
     }
 
     private func runBatch(_ file: String) throws {
