@@ -46,9 +46,9 @@ let package = Package(
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
-        .target(name: "Download", dependencies: ["CCurl"]),
+        .target(name: "Download", dependencies: ["CCurl", "Posix"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
-        .target(name: "Control", dependencies: ["CKernel", "Download"]),
+        .target(name: "Control", dependencies: ["CKernel", "Download", "Posix"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),

@@ -4,7 +4,7 @@ import Raster
 
 /// Draws text layers. Glyph outlines come from the file's own glyph shapes (`chars`) when it
 /// has them, else from a font file through FreeType: the font named by the file, found in
-/// `BUOY_FONT_DIRS` or the system font folders, else DejaVu Sans.
+/// the directories the caller gives (the CLI: `BUOY_FONT_DIRS`) or the system font folders, else DejaVu Sans.
 struct TextRenderer {
     private var glyphs: [String: Glyph] = [:]
     /// The outlines of the file's glyphs, evaluated once, in ems.
@@ -34,12 +34,8 @@ struct TextRenderer {
         faces = FaceCache(directories: fontDirectories)
     }
 
-    static func defaultFontDirectories() -> [String] {
-        var dirs: [String] = []
-        if let env = ProcessInfo.processInfo.environment["BUOY_FONT_DIRS"] {
-            dirs += env.split(separator: ":").map(String.init)
-        }
-        return dirs + ["/usr/local/share/fonts", "/usr/share/fonts"]
+    static func defaultFontDirectories(first: [String] = []) -> [String] {
+        first + ["/usr/local/share/fonts", "/usr/share/fonts"]
     }
 
     private static func key(_ character: String, _ family: String, _ style: String) -> String {
