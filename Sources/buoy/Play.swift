@@ -119,15 +119,8 @@ struct Play: ParsableCommand {
             if drew && sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
             if !drew && sequence > 0 && !presenter.writesFiles {
                 // The picture on screen is this one already: no frame, no page flip (as the
-                // kiosk's loop does). A picture that can no longer change is held until the
-                // end (a stop signal or --duration); CPU stays at zero meanwhile.
-                let end = duration.map { start + $0 }
-                if Self.pictureIsStill(player, fromProgress: fromProgress, toProgress: toProgress) {
-                    try idle.hold(until: end, figures: &figures)
-                    break
-                }
-                try idle.sleep(until: clock.now)
-                if let end, clock.now >= end { break }
+                // kiosk's loop does).
+                guard try waitForChange(player, idle, nextRefresh: clock.now, start: start, figures: &figures) else { break }
                 continue
             }
             let shown: Presentation
@@ -154,6 +147,20 @@ extension Play {
     /// single instant (a held frame, looping or not).
     static func pictureIsStill(_ player: AnimationPlayer, fromProgress: Double, toProgress: Double) -> Bool {
         !player.isPlaying || fromProgress == toProgress
+    }
+
+    /// Nothing new to show. A picture that can no longer change is held until the end (a
+    /// stop signal or --duration) with no CPU meanwhile: false, playback is over. Else the
+    /// next refresh is waited for: true while --duration has not run out.
+    func waitForChange(_ player: AnimationPlayer, _ idle: IdleWait, nextRefresh: Double, start: Double,
+                       figures: inout PlaybackFigures) throws -> Bool {
+        let end = duration.map { start + $0 }
+        if Self.pictureIsStill(player, fromProgress: fromProgress, toProgress: toProgress) {
+            try idle.hold(until: end, figures: &figures)
+            return false
+        }
+        try idle.sleep(until: nextRefresh)
+        return end.map { nextRefresh < $0 } ?? true
     }
 }
 
