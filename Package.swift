@@ -60,9 +60,9 @@ let package = Package(
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
-        .target(name: "Download", dependencies: ["CCurl"]),
+        .target(name: "Download", dependencies: ["CCurl", "Posix"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
-        .target(name: "Control", dependencies: ["CKernel", "Download"]),
+        .target(name: "Control", dependencies: ["CKernel", "Download", "Posix"]),
         // Fonts (fontconfig), shaping (HarfBuzz), bidi (FriBidi) and line layout to Raster paths.
         .target(name: "Text", dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix", "Text"]),

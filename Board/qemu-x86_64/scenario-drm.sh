@@ -1,4 +1,4 @@
-# Test scenario: hold one frame on the DRM display, report flips, then stop with SIGTERM.
+# Test scenario: hold one frame on the DRM display, report flips and CPU, then stop with SIGTERM.
 echo "BOARD: starting buoy"
 buoy play /animation.json --display drm --from-progress 0.25 --to-progress 0.25 --loop --trace /tmp/trace.jsonl &
 pid=$!
@@ -9,9 +9,12 @@ echo "BOARD: showing"
 buoy play /animation.json --display auto --duration 1 2>/tmp/busy.err
 echo "BOARD: busy exit $? $(tr '\n' ' ' < /tmp/busy.err)"
 sleep 3
-echo "BOARD: frames-a $(wc -l < /tmp/trace.jsonl)"
+# A held picture is presented once, then neither rendered nor flipped: trace lines (one per
+# presented frame) and CPU ticks (utime + stime, /proc/PID/stat fields 14 and 15) over 3 s.
+cpu() { sed 's/.*) //' /proc/$pid/stat | awk '{ print $12 + $13 }'; }
+echo "BOARD: frames-a $(wc -l < /tmp/trace.jsonl) cpu $(cpu)"
 sleep 3
-echo "BOARD: frames-b $(wc -l < /tmp/trace.jsonl)"
+echo "BOARD: frames-b $(wc -l < /tmp/trace.jsonl) cpu $(cpu)"
 echo "BOARD: last $(tail -n 1 /tmp/trace.jsonl)"
 kill -TERM $pid
 wait $pid

@@ -1,5 +1,6 @@
 # Pacing scenario on vkms (a 60 Hz vblank timer): animated playback and a held frame at
-# 1280x720 and 1920x1080; one summary line per run. Boat_Loader is 60 fps, so a frame's
+# 1280x720 and 1920x1080; one summary line per run (a held frame: presented once, then
+# no flip; buoy's summary line gives the CPU it took meanwhile). Boat_Loader is 60 fps, so a frame's
 # animation frame is 60 × its presentation time (t counts from the same start): "early"
 # counts frames seen more than half a refresh before their animation time, "late" the
 # refreshes by which the latest one came after it (after the first frame, which has no

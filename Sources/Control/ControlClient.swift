@@ -10,15 +10,15 @@ public final class ControlClient {
 
     public init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlServer.ControlError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw ControlServer.ControlError(path: path, reason: "socket", errno: errno) }
         var address = try Self.address(path)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = errno
             close(fd)
-            throw ControlServer.ControlError(path: path, reason: "no buoy daemon: \(reason)")
+            throw ControlServer.ControlError(path: path, reason: "no buoy daemon", errno: error)
         }
     }
 

@@ -1,5 +1,6 @@
 import CKernel
 import Foundation
+import Posix
 
 /// The daemon side of Buoy's local control socket: line-based JSON requests from operators
 /// (`buoy fetch`, `buoy status`, `buoy cancel` over ssh), JSON event lines back. Non-blocking:
@@ -22,8 +23,21 @@ public final class ControlServer {
 
     public struct ControlError: Error, CustomStringConvertible {
         public var path: String
+        /// What failed, in words (the errno's text is added by `description`).
         public var reason: String
-        public var description: String { "\(path): \(reason)" }
+        /// The errno of the system call that failed, when one did.
+        public var errno: Int32?
+
+        public init(path: String, reason: String, errno: Int32? = nil) {
+            self.path = path
+            self.reason = reason
+            self.errno = errno
+        }
+
+        public var description: String {
+            guard let errno else { return "\(path): \(reason)" }
+            return "\(path): \(reason): \(String(cString: strerror(errno)))"
+        }
     }
 
     public struct Limits: Equatable, Sendable {
@@ -83,7 +97,7 @@ public final class ControlServer {
             flush(fd)
             // A client let go in an earlier poll is closed here, after its replies were sent.
             if let client = clients[fd], let closeBy = client.closeBy {
-                if client.output.isEmpty || Self.now() >= closeBy { disconnect(fd) }
+                if client.output.isEmpty || Monotonic.now() >= closeBy { disconnect(fd) }
                 continue
             }
             if clients[fd] != nil { requests += receive(fd) }
@@ -161,7 +175,7 @@ public final class ControlServer {
     func letGo(_ fd: Int32) {
         subscribers.removeValue(forKey: fd)
         guard clients[fd] != nil, clients[fd]!.closeBy == nil else { return }
-        clients[fd]!.closeBy = Self.now() + limits.closingGrace
+        clients[fd]!.closeBy = Monotonic.now() + limits.closingGrace
     }
 
     /// Writes pending output until the socket would block; a broken connection is dropped.
@@ -182,11 +196,5 @@ public final class ControlServer {
 
     func note(_ message: String) {
         if messages.count < 100 { messages.append("control: " + message) }
-    }
-
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

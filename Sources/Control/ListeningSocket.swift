@@ -17,7 +17,7 @@ struct ListeningSocket {
     static func open(path: String, group: gid_t?) throws -> ListeningSocket {
         var address = try ControlClient.address(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlServer.ControlError(path: path, reason: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ControlServer.ControlError(path: path, reason: "socket", errno: errno) }
         func bindAddress() -> Int32 {
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -60,7 +60,7 @@ struct ListeningSocket {
         case ECONNREFUSED:
             guard unlink(path) == 0 || errno == ENOENT else { throw failure(path, "cannot remove the stale socket") }
         case let error:
-            throw ControlServer.ControlError(path: path, reason: "a socket that may be in use (\(String(cString: strerror(error)))); not removing it")
+            throw ControlServer.ControlError(path: path, reason: "a socket that may be in use; not removing it (connecting to it)", errno: error)
         }
     }
 
@@ -72,7 +72,7 @@ struct ListeningSocket {
     }
 
     private static func failure(_ path: String, _ what: String) -> ControlServer.ControlError {
-        ControlServer.ControlError(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+        ControlServer.ControlError(path: path, reason: what, errno: errno)
     }
 
     private static func kind(_ mode: mode_t) -> String {

@@ -129,23 +129,23 @@ public final class DRMPresenter: Presenter {
             let e = errno
             switch e {
             case EACCES, EPERM:
-                throw DisplayError(device: path, reason: "permission denied (add the user to the video group)", kind: .permissionDenied)
+                throw DisplayError(device: path, reason: "permission denied (add the user to the video group)", kind: .permissionDenied, errno: e)
             case ENOENT, ENODEV, ENXIO:
-                throw DisplayError(device: path, reason: String(cString: strerror(e)), kind: .noDevice)
+                throw DisplayError(device: path, reason: "cannot open", kind: .noDevice, errno: e)
             default:
-                throw DisplayError(device: path, reason: String(cString: strerror(e)))
+                throw DisplayError(device: path, reason: "cannot open", errno: e)
             }
         }
-        func fail(_ reason: String, _ kind: DisplayError.Kind) -> DisplayError {
+        func fail(_ reason: String, _ kind: DisplayError.Kind, errno: Int32? = nil) -> DisplayError {
             Glibc.close(fd)
-            return DisplayError(device: path, reason: reason, kind: kind)
+            return DisplayError(device: path, reason: reason, kind: kind, errno: errno)
         }
         if drmSetMaster(fd) != 0 {
             // Opening the card first makes us master; a running compositor holds it instead
             // (EBUSY), or the kernel refuses a process that is not allowed to take it (EACCES).
             // Other errors (ENOTTY: not a DRM node) are left to the KMS query below.
             let e = errno
-            if (e == EBUSY || e == EACCES || e == EPERM) && drmIsMaster(fd) == 0 { throw fail(masterFailure(e), .busy) }
+            if (e == EBUSY || e == EACCES || e == EPERM) && drmIsMaster(fd) == 0 { throw fail(masterFailure(e), .busy, errno: e) }
         }
         guard let res = drmModeGetResources(fd) else { throw fail("not a KMS device", .noDisplay) }
         defer { drmModeFreeResources(res) }
@@ -162,10 +162,11 @@ public final class DRMPresenter: Presenter {
         throw fail("no connected display", .noDisplay)
     }
 
-    /// Why DRM master could not be had, from the errno of SET_MASTER, a modeset or a flip.
+    /// Why DRM master could not be had, from the errno of SET_MASTER, a modeset or a flip
+    /// (the error carries the errno; its text follows this).
     static func masterFailure(_ e: Int32) -> String {
         e == EBUSY ? "another process holds DRM master (a compositor or another buoy?)"
-            : "cannot become DRM master: \(String(cString: strerror(e))) (a compositor or another buoy holds the display, or buoy is not on the active console)"
+            : "cannot become DRM master (a compositor or another buoy holds the display, or buoy is not on the active console)"
     }
 
     static func pickMode(_ conn: drmModeConnectorPtr, _ request: ModeRequest?) -> drmModeModeInfo? {
@@ -229,7 +230,7 @@ public final class DRMPresenter: Presenter {
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         let bpp: UInt32 = format == .rgb565 ? 16 : 32
         guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), bpp, 0, &handle, &pitch, &size) == 0 else {
-            throw DisplayError(device: device, reason: "cannot create a \(width)x\(height) dumb buffer: \(String(cString: strerror(errno)))")
+            throw DisplayError(device: device, reason: "cannot create a \(width)x\(height) dumb buffer", errno: errno)
         }
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
@@ -251,14 +252,14 @@ public final class DRMPresenter: Presenter {
         }
         guard added == 0 else {
             drmModeDestroyDumbBuffer(fd, handle)
-            throw DisplayError(device: device, reason: "cannot add a \(format.rawValue) framebuffer (format not supported by the driver?): \(String(cString: strerror(errno)))")
+            throw DisplayError(device: device, reason: "cannot add a \(format.rawValue) framebuffer (format not supported by the driver?)", errno: errno)
         }
         var offset: UInt64 = 0
         guard drmModeMapDumbBuffer(fd, handle, &offset) == 0,
               let map = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), map != MAP_FAILED else {
             drmModeRmFB(fd, fb)
             drmModeDestroyDumbBuffer(fd, handle)
-            throw DisplayError(device: device, reason: "cannot map a dumb buffer: \(String(cString: strerror(errno)))")
+            throw DisplayError(device: device, reason: "cannot map a dumb buffer", errno: errno)
         }
         memset(map, 0, Int(size))
         return DumbBuffer(handle: handle, fb: fb, pitch: Int(pitch), size: Int(size), map: map)
@@ -324,8 +325,8 @@ public final class DRMPresenter: Presenter {
                 let e = errno
                 // Without master the kernel refuses the modeset (EACCES): someone else
                 // took the display between opening and now.
-                if e == EACCES || e == EBUSY { throw DisplayError(device: device, reason: "mode set failed: " + Self.masterFailure(e), kind: .busy) }
-                throw DisplayError(device: device, reason: "mode set failed: \(String(cString: strerror(e)))")
+                if e == EACCES || e == EBUSY { throw DisplayError(device: device, reason: "mode set failed: " + Self.masterFailure(e), kind: .busy, errno: e) }
+                throw DisplayError(device: device, reason: "mode set failed", errno: e)
             }
         }
         description = "drm:\(device) \(Int(mode.hdisplay))x\(Int(mode.vdisplay))@\(Int((1 / refreshInterval).rounded())) \(api)"
@@ -355,8 +356,8 @@ public final class DRMPresenter: Presenter {
             ?? drmModePageFlip(fd, crtcID, buffer.fb, buoy_drm_mode_page_flip_event, userData)
         guard flipped == 0 else {
             let e = errno
-            if e == EACCES { throw DisplayError(device: device, reason: "page flip failed: " + Self.masterFailure(e), kind: .busy) }
-            throw DisplayError(device: device, reason: "page flip failed: \(String(cString: strerror(e)))")
+            if e == EACCES { throw DisplayError(device: device, reason: "page flip failed: " + Self.masterFailure(e), kind: .busy, errno: e) }
+            throw DisplayError(device: device, reason: "page flip failed", errno: e)
         }
         _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
         flipPending = true

@@ -34,11 +34,11 @@ public final class FBDevPresenter: Presenter {
             let e = errno
             switch e {
             case ENOENT, ENODEV, ENXIO:
-                throw DisplayError(device: device, reason: "no such framebuffer device", kind: .noDevice)
+                throw DisplayError(device: device, reason: "no such framebuffer device", kind: .noDevice, errno: e)
             case EACCES, EPERM:
-                throw DisplayError(device: device, reason: "permission denied (add the user to the video group)", kind: .permissionDenied)
+                throw DisplayError(device: device, reason: "permission denied (add the user to the video group)", kind: .permissionDenied, errno: e)
             default:
-                throw DisplayError(device: device, reason: String(cString: strerror(e)))
+                throw DisplayError(device: device, reason: "cannot open", errno: e)
             }
         }
         var v = fb_var_screeninfo()
@@ -64,7 +64,7 @@ public final class FBDevPresenter: Presenter {
         let size = Int(f.smem_len)
         guard let m = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), m != MAP_FAILED else {
             Glibc.close(fd)
-            throw DisplayError(device: device, reason: "cannot map the framebuffer: \(String(cString: strerror(errno)))")
+            throw DisplayError(device: device, reason: "cannot map the framebuffer", errno: errno)
         }
         self.fd = fd
         self.device = device

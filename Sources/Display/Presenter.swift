@@ -1,3 +1,4 @@
+import Glibc
 import Raster
 
 /// Something that shows frames: a DRM/KMS CRTC, a framebuffer device, PNG files, a video
@@ -109,16 +110,24 @@ public struct DisplayError: Error, CustomStringConvertible, Equatable {
 
     /// The device or path concerned.
     public var device: String
+    /// What failed, in words (without the errno's text: `description` adds it).
     public var reason: String
     public var kind: Kind
+    /// The errno of the system call that failed, when one did: kept as a number so a caller
+    /// tells EBUSY from EACCES without reading text.
+    public var errno: Int32?
 
-    public init(device: String, reason: String, kind: Kind = .failed) {
+    public init(device: String, reason: String, kind: Kind = .failed, errno: Int32? = nil) {
         self.device = device
         self.reason = reason
         self.kind = kind
+        self.errno = errno
     }
 
-    public var description: String { "\(device): \(reason)" }
+    public var description: String {
+        guard let errno else { return "\(device): \(reason)" }
+        return "\(device): \(reason): \(String(cString: strerror(errno)))"
+    }
 }
 
 /// How the picture is turned to match the panel, clockwise.

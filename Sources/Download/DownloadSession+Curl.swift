@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Posix
 
 /// The libcurl side: handles, what they may speak, and the callbacks that receive bytes.
 extension DownloadSession {
@@ -109,14 +110,14 @@ extension DownloadSession {
             let n = Glibc.write(t.fd, data + done, length - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                t.diskError = String(cString: strerror(errno))
+                t.diskError = errno
                 return 0
             }
             done += n
         }
         // Hashed as it is written while the hash is caught up and the call has time left;
         // otherwise it is read back from the file later.
-        if t.hasher != nil, t.hashed == t.offset + t.written, now() < t.hashDeadline {
+        if t.hasher != nil, t.hashed == t.offset + t.written, Monotonic.now() < t.hashDeadline {
             t.hasher!.update(UnsafeRawBufferPointer(start: data, count: length))
             t.hashed += Int64(length)
         }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Posix
 
 /// What one socket should be watched for, as libcurl asks (CURLMOPT_SOCKETFUNCTION).
 public enum SocketInterest: Equatable, Sendable {
@@ -27,7 +28,7 @@ extension DownloadSession {
         /// or at once while bytes on disk wait to be hashed; nil once everything is finished.
         func reschedule(_ session: DownloadSession) {
             if session.isFinished { return onTimer(nil) }
-            let now = DownloadSession.now()
+            let now = Monotonic.now()
             var due = [curlDeadline, session.nextRetry].compactMap { $0 }
             if session.hasWorkOnDisk { due.append(now) }
             guard let first = due.min() else { return onTimer(nil) }
@@ -65,7 +66,7 @@ extension DownloadSession {
         buoy_curl_multi_set_timerfn(multi) { _, milliseconds, user in
             guard let user else { return 0 }
             let session = Unmanaged<DownloadSession>.fromOpaque(user).takeUnretainedValue()
-            session.eventLoop?.curlDeadline = milliseconds < 0 ? nil : DownloadSession.now() + Double(milliseconds) / 1000
+            session.eventLoop?.curlDeadline = milliseconds < 0 ? nil : Monotonic.now() + Double(milliseconds) / 1000
             return 0
         }
         onTimer(0)
@@ -79,7 +80,7 @@ extension DownloadSession {
     /// The time asked with `onTimer` has come.
     public func timerFired() {
         // curl announces its timer only when it changes: forget it only once it has come.
-        if let due = eventLoop?.curlDeadline, due <= Self.now() { eventLoop?.curlDeadline = nil }
+        if let due = eventLoop?.curlDeadline, due <= Monotonic.now() { eventLoop?.curlDeadline = nil }
         drive(socket: -1 /* CURL_SOCKET_TIMEOUT */, mask: 0)
     }
 

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Posix
 
 /// Fetches files with libcurl's multi interface: every transfer advances inside `step` (or,
 /// driven by the caller's event loop, `socketAction` and `timerFired`); no thread per transfer.
@@ -86,7 +87,7 @@ public final class DownloadSession {
 
     /// Before curl runs: starts what is due and gives the write callbacks their hashing budget.
     func prepare() -> Double {
-        let now = Self.now()
+        let now = Monotonic.now()
         for t in transfers where t.handle == nil && t.checksumHandle == nil && t.destinationCheck == nil && !t.prefixCheck {
             switch status.files[t.index].state {
             case .queued: start(t)
@@ -113,7 +114,7 @@ public final class DownloadSession {
         }
         for t in transfers where t.handle != nil { updateProgress(t) }
         syncSome()
-        hashOnDisk(until: max(deadline, Self.now() + Self.hashingBudget / 2))
+        hashOnDisk(until: max(deadline, Monotonic.now() + Self.hashingBudget / 2))
         eventLoop?.reschedule(self)
     }
 
@@ -218,7 +219,7 @@ public final class DownloadSession {
         if SHA256.hex(copy.finalize()) == status.files[t.index].request.sha256 {
             status.files[t.index].expected = t.offset
             status.files[t.index].received = t.offset
-            if fsync(t.fd) != 0 { return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: "fsync failed: \(String(cString: strerror(errno)))")) }
+            if fsync(t.fd) != 0 { return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: "fsync failed", errno: errno)) }
             verifyAndPlace(t)
             return
         }
@@ -269,7 +270,7 @@ public final class DownloadSession {
         let part = t.placement?.shownPart ?? request.partPath
         if let diskError = t.diskError {
             // What is in the `.part` is good: it stays for a resume once there is room.
-            return fail(t, .disk(path: part, reason: "\(diskError); the .part is kept to resume"))
+            return fail(t, .disk(path: part, reason: "cannot write (the .part is kept to resume)", errno: diskError))
         }
         if t.rangeMismatch {
             truncatePart(t)
@@ -291,7 +292,7 @@ public final class DownloadSession {
         status.files[t.index].expected = status.files[t.index].expected ?? received
         status.files[t.index].state = .verifying
         if fsync(t.fd) != 0 {
-            return fail(t, .disk(path: part, reason: "fsync failed: \(String(cString: strerror(errno)))"))
+            return fail(t, .disk(path: part, reason: "fsync failed", errno: errno))
         }
         if t.hasher != nil && t.hashed < received {
             // The rest is hashed from the file over the next calls (hashOnDisk), then placed.
@@ -367,7 +368,7 @@ public final class DownloadSession {
             if let check = t.destinationCheck {
                 var digest: String?
                 do {
-                    while digest == nil && Self.now() < deadline { digest = try check.advance(limit: Self.hashSlice) }
+                    while digest == nil && Monotonic.now() < deadline { digest = try check.advance(limit: Self.hashSlice) }
                 } catch {
                     destinationChecked(t, digest: nil, size: 0)  // unreadable: download it again
                     continue
@@ -386,16 +387,17 @@ public final class DownloadSession {
     private func hashPart(_ t: Transfer, until deadline: Double) {
         let total = t.offset + t.written
         var buffer = [UInt8]()
-        while t.hashed < total && Self.now() < deadline {
+        while t.hashed < total && Monotonic.now() < deadline {
             let want = Int(min(Int64(Self.hashSlice), total - t.hashed))
             if buffer.count < want { buffer = [UInt8](repeating: 0, count: Self.hashSlice) }
             let n = buffer.withUnsafeMutableBytes { Glibc.pread(t.fd, $0.baseAddress, want, off_t(t.hashed)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than what was written"
+                let error: Int32? = n < 0 ? errno : nil
                 t.placement?.unlinkPart()
                 t.prefixCheck = false
-                return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: "cannot read it back to hash it: \(reason)"))
+                let reason = error == nil ? "cannot read it back to hash it: the file is shorter than what was written" : "cannot read it back to hash it"
+                return fail(t, .disk(path: t.placement?.shownPart ?? "", reason: reason, errno: error))
             }
             buffer.withUnsafeBytes { t.hasher!.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
             t.hashed += Int64(n)
@@ -408,7 +410,7 @@ public final class DownloadSession {
         // The server's own wait, within the policy's bound.
         if let asked = t.retryAfter { delay = max(delay, min(asked, policy.maxRetryAfter)) }
         t.retryAfter = nil
-        t.retryAt = Self.now() + delay
+        t.retryAt = Monotonic.now() + delay
         status.files[t.index].retryDelay = delay
         status.files[t.index].state = .retrying(attempt: t.attempt + 1)
     }
@@ -429,24 +431,20 @@ public final class DownloadSession {
     // MARK: Helpers
 
     static func downloadError(_ error: Error, _ request: DownloadRequest) -> DownloadError {
-        error as? DownloadError ?? .disk(path: request.shownDestination, reason: "\(error)")
-    }
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        if let error = error as? DownloadError { return error }
+        if let error = error as? SystemError { return .disk(path: error.path, reason: "\(error.operation) failed", errno: error.errno) }
+        return .disk(path: request.shownDestination, reason: "\(error)")
     }
 
     public static func sha256(ofFile path: String) throws -> String {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DownloadError.disk(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw DownloadError.disk(path: path, reason: "cannot open", errno: errno) }
         defer { Glibc.close(fd) }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw DownloadError.disk(path: path, reason: String(cString: strerror(errno))) }
+            if n < 0 { if errno == EINTR { continue }; throw DownloadError.disk(path: path, reason: "cannot read", errno: errno) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
         }

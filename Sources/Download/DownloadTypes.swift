@@ -1,3 +1,4 @@
+import Glibc
 /// One file to fetch.
 public struct DownloadRequest: Equatable, Sendable {
     public var url: String
@@ -69,8 +70,9 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The connection failed, dropped or timed out (after the retries).
     case transfer(url: String, reason: String)
     case checksum(path: String, expected: String, actual: String)
-    /// Writing failed (a full disk, no permission); the destination is untouched.
-    case disk(path: String, reason: String)
+    /// Writing failed (a full disk, no permission); the destination is untouched. `errno`:
+    /// the failed system call's, when one did (its text ends the description).
+    case disk(path: String, reason: String, errno: Int32? = nil)
     case incomplete(url: String, received: Int64, expected: Int64)
     case cancelled(url: String)
     /// Refused before anything was written or fetched: a path that leaves the download
@@ -85,7 +87,8 @@ public enum DownloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .http(let url, let status): return "\(url): HTTP status \(status)"
         case .transfer(let url, let reason): return "\(url): \(reason)"
         case .checksum(let path, let expected, let actual): return "\(path): SHA-256 is \(actual), expected \(expected); the file was not installed"
-        case .disk(let path, let reason): return "\(path): \(reason)"
+        case .disk(let path, let reason, let errno?): return "\(path): \(reason): \(String(cString: strerror(errno)))"
+        case .disk(let path, let reason, nil): return "\(path): \(reason)"
         case .incomplete(let url, let received, let expected): return "\(url): connection ended after \(received) of \(expected) bytes"
         case .cancelled(let url): return "\(url): cancelled"
         case .refused(let path, let reason): return "\(path): refused: \(reason)"

@@ -42,8 +42,9 @@ final class Placement {
         if name == "." || name == ".." { throw DownloadError.refused(path: path, reason: "not a file name") }
         let fd = Glibc.open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-            let reason = errno == ENOENT ? "the directory does not exist" : String(cString: strerror(errno))
-            throw DownloadError.disk(path: parent, reason: reason)
+            let error = errno
+            if error == ENOENT { throw DownloadError.disk(path: parent, reason: "the directory does not exist") }
+            throw DownloadError.disk(path: parent, reason: "cannot open the directory", errno: error)
         }
         return Placement(directoryFD: fd, name: name, shown: path, confined: false)
     }
@@ -54,7 +55,7 @@ final class Placement {
     private static func openConfined(root: String, relative: String, shown: String) throws -> Placement {
         let components = try checkedComponents(relative, shown: shown)
         let rootFD = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard rootFD >= 0 else { throw DownloadError.disk(path: root, reason: "the download directory: \(String(cString: strerror(errno)))") }
+        guard rootFD >= 0 else { throw DownloadError.disk(path: root, reason: "cannot open the download directory", errno: errno) }
         defer { Glibc.close(rootFD) }
         let parentFD = try descend(from: rootFD, through: Array(components.dropLast()), shown: shown)
         let placement = Placement(directoryFD: parentFD, name: components.last!, shown: shown, confined: true)
@@ -89,7 +90,7 @@ final class Placement {
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC
         if components.isEmpty {
             let fd = Glibc.openat(rootFD, ".", flags)
-            guard fd >= 0 else { throw DownloadError.disk(path: shown, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw DownloadError.disk(path: shown, reason: "cannot open the directory", errno: errno) }
             return fd
         }
         let whole = useOpenat2 ? buoy_openat2_beneath(rootFD, components.joined(separator: "/"), flags) : -1
@@ -97,14 +98,14 @@ final class Placement {
         let failure = useOpenat2 ? errno : ENOSYS
         if failure != ENOENT && failure != ENOSYS { throw refusal(failure, shown) }
         var current = Glibc.openat(rootFD, ".", flags)
-        guard current >= 0 else { throw DownloadError.disk(path: shown, reason: String(cString: strerror(errno))) }
+        guard current >= 0 else { throw DownloadError.disk(path: shown, reason: "cannot open the download directory", errno: errno) }
         for c in components {
             var next = Glibc.openat(current, c, flags | O_NOFOLLOW)
             if next < 0 && errno == ENOENT {
                 if mkdirat(current, c, 0o755) != 0 && errno != EEXIST {
-                    let reason = String(cString: strerror(errno))
+                    let error = errno
                     Glibc.close(current)
-                    throw DownloadError.disk(path: shown, reason: "cannot create the directory \(c): \(reason)")
+                    throw DownloadError.disk(path: shown, reason: "cannot create the directory \(c)", errno: error)
                 }
                 next = Glibc.openat(current, c, flags | O_NOFOLLOW)
             }
@@ -121,14 +122,14 @@ final class Placement {
         switch error {
         case ELOOP, EXDEV: return .refused(path: shown, reason: "a symbolic link or `..` on the way; not followed")
         case ENOTDIR: return .refused(path: shown, reason: "a component on the way is not a directory")
-        default: return .disk(path: shown, reason: String(cString: strerror(error)))
+        default: return .disk(path: shown, reason: "cannot open", errno: error)
         }
     }
 
     /// Renames the `.part` over DEST in this directory and makes the entry durable.
     func installPart() throws {
         guard renameat(directoryFD, partName, directoryFD, name) == 0 else {
-            throw DownloadError.disk(path: shown, reason: "cannot rename into place: \(String(cString: strerror(errno)))")
+            throw DownloadError.disk(path: shown, reason: "cannot rename into place", errno: errno)
         }
         fsync(directoryFD)
     }
@@ -155,7 +156,7 @@ final class Placement {
             guard fd >= 0 else {
                 let error = errno
                 if error == ELOOP { throw DownloadError.refused(path: shownPart, reason: "it is a symbolic link; not followed") }
-                throw DownloadError.disk(path: shownPart, reason: String(cString: strerror(error)))
+                throw DownloadError.disk(path: shownPart, reason: "cannot open", errno: error)
             }
             var st = stat()
             guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == geteuid(), st.st_nlink == 1 else {
@@ -166,7 +167,7 @@ final class Placement {
                 let error = errno
                 Glibc.close(fd)
                 if error == EWOULDBLOCK || error == EAGAIN { throw DownloadError.busy(path: shown) }
-                throw DownloadError.disk(path: shownPart, reason: "cannot lock it: \(String(cString: strerror(error)))")
+                throw DownloadError.disk(path: shownPart, reason: "cannot lock it", errno: error)
             }
             var entry = stat()
             if fstatat(directoryFD, partName, &entry, AT_SYMLINK_NOFOLLOW) == 0, entry.st_dev == st.st_dev, entry.st_ino == st.st_ino {

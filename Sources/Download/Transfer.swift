@@ -17,7 +17,7 @@ extension DownloadSession {
         var retryAt = 0.0
         /// A server's Retry-After (seconds) for the next retry's wait.
         var retryAfter: Double?
-        var diskError: String?
+        var diskError: Int32?
         /// The response's status was looked at on its first bytes (200 to a Range: start over).
         var responseChecked = false
         /// A 206 whose Content-Range does not start where the `.part` ends.
@@ -86,7 +86,7 @@ extension DownloadSession {
             let n = buffer.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress, limit, off_t(position)) }
             if n < 0 {
                 if errno == EINTR { return nil }
-                throw DownloadError.disk(path: path, reason: String(cString: strerror(errno)))
+                throw DownloadError.disk(path: path, reason: "cannot read it", errno: errno)
             }
             if n == 0 { return SHA256.hex(hasher.finalize()) }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }

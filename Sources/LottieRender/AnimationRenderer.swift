@@ -43,13 +43,15 @@ public struct AnimationRenderer {
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
-    public init(animation: Animation, budget: RenderBudget = RenderBudget()) {
+    /// `fontDirectories` are searched for the fonts text layers name before the system's
+    /// font folders (configuration is passed in: the library reads no environment).
+    public init(animation: Animation, budget: RenderBudget = RenderBudget(), fontDirectories: [String] = []) {
         self.budget = budget
         self.animation = animation
         original = animation
         (root, precomps) = Self.compositions(of: animation)
         images = ImageStore(animation: animation, byteBudget: budget.maxImageBytes)
-        text = TextRenderer(animation: animation, budget: budget)
+        text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget)
         prepared = text.warnings
     }
 

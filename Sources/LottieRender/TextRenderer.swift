@@ -5,8 +5,9 @@ import Text
 
 /// Draws text layers. Glyph outlines come from the file's own glyph shapes (`chars`) when it
 /// has them, else from a font file through FreeType: the font named by the file, found in
-/// `BUOY_FONT_DIRS` or the system font folders by file name, else by PostScript name or family
-/// and style through fontconfig (the Text module), else DejaVu Sans.
+/// the directories the caller gives (the CLI: `BUOY_FONT_DIRS`) or the system font folders by
+/// file name, else by PostScript name or family and style through fontconfig (the Text module),
+/// else DejaVu Sans.
 struct TextRenderer {
     private var glyphs: [String: Glyph] = [:]
     /// The outlines of the file's glyphs, evaluated once, in ems.
@@ -36,12 +37,8 @@ struct TextRenderer {
         faces = FaceCache(directories: fontDirectories)
     }
 
-    static func defaultFontDirectories() -> [String] {
-        var dirs: [String] = []
-        if let env = ProcessInfo.processInfo.environment["BUOY_FONT_DIRS"] {
-            dirs += env.split(separator: ":").map(String.init)
-        }
-        return dirs + ["/usr/local/share/fonts", "/usr/share/fonts"]
+    static func defaultFontDirectories(first: [String] = []) -> [String] {
+        first + ["/usr/local/share/fonts", "/usr/share/fonts"]
     }
 
     private static func key(_ character: String, _ family: String, _ style: String) -> String {

@@ -76,7 +76,7 @@ struct Fetch: ParsableCommand {
         var meter = RateMeter()
         var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
-            let now = Self.now()
+            let now = Monotonic.now()
             guard final || now - lastReport >= 0.2 else { return }
             lastReport = now
             meter.add(bytes: s.received, at: now)
@@ -151,8 +151,6 @@ struct Fetch: ParsableCommand {
         }
         throw CommandFailure(message: "\(socket): the daemon stopped answering", exitCode: 5)
     }
-
-    static func now() -> Double { Monotonic.now() }
 }
 
 /// The download policy of the command line: https trusts `--ca-file`, else $SSL_CERT_FILE, else

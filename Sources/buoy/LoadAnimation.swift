@@ -1,6 +1,13 @@
+import Foundation
 import Kiosk
 import LottieModel
 import LottieRender
+
+/// `BUOY_FONT_DIRS` (colon-separated): where text layers' fonts are looked for before the
+/// system's font folders. Read here, by the CLI; the renderer is given the list.
+func fontDirectoriesFromEnvironment() -> [String] {
+    (ProcessInfo.processInfo.environment["BUOY_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
+}
 
 /// Loads and prepares an animation (Lottie JSON, or a dotLottie container told by its zip
 /// magic), turning any failure into exit status 2 with the file and
@@ -12,7 +19,7 @@ func loadRenderer(path: String) throws -> AnimationRenderer {
             printWarning("\(path): \(warning)")
         }
         if animation.warnings.count > 5 { printWarning("\(path): … and \(animation.warnings.count - 5) more warnings") }
-        return AnimationRenderer(animation: animation)
+        return AnimationRenderer(animation: animation, fontDirectories: fontDirectoriesFromEnvironment())
     } catch let error as ParseError {
         throw CommandFailure.badAnimation("\(error)")
     } catch {
@@ -75,7 +82,8 @@ func loadRunAnimation(_ animation: String?) -> RunAnimation {
 /// The built-in animation, which ships with Buoy and is tested to parse.
 func defaultRenderer() -> AnimationRenderer {
     do {
-        return AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil))
+        return AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "buoy-default", baseDirectory: nil),
+                                 fontDirectories: fontDirectoriesFromEnvironment())
     } catch {
         fatalError("the built-in animation does not parse: \(error)")
     }

@@ -102,6 +102,7 @@ struct Play: ParsableCommand {
         var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
         var figures = PlaybackFigures()
         var reported = ReportedWarnings()
+        let idle = try IdleWait(stop: stop)
         // After the loop, however it ends.
         defer { if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) } }
         while !stop.requested {
@@ -110,16 +111,22 @@ struct Play: ParsableCommand {
             clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
             let frame = player.tick()
             let renderStart = Monotonic.now()
-            if renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface) {
+            let drew = renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface)
+            if drew {
                 version &+= 1
                 for warning in reported.fresh(renderer.warnings) { printWarning("\(animation): \(warning)") }
             }
             // Up at once, down slowly: a prediction that falls short shows the frame late (its
-            // animation time behind), one that is long holds it back. A picture that stopped
-            // changing costs next to nothing, and its frames go at every refresh again. The
-            // first frame (cold caches) is no guide.
+            // animation time behind), one that is long holds it back. The first frame (cold
+            // caches) is no guide.
             let took = Monotonic.now() - renderStart
-            if sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
+            if drew && sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
+            if !drew && sequence > 0 && !presenter.writesFiles {
+                // The picture on screen is this one already: no frame, no page flip (as the
+                // kiosk's loop does).
+                guard try waitForChange(player, idle, nextRefresh: clock.now, start: start, figures: &figures) else { break }
+                continue
+            }
             let shown: Presentation
             do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
                 throw CommandFailure.display("\(error)")
@@ -139,6 +146,60 @@ struct Play: ParsableCommand {
     }
 }
 
+extension Play {
+    /// Whether the player can no longer change the frame: it stopped, or its segment is a
+    /// single instant (a held frame, looping or not).
+    static func pictureIsStill(_ player: AnimationPlayer, fromProgress: Double, toProgress: Double) -> Bool {
+        !player.isPlaying || fromProgress == toProgress
+    }
+
+    /// Nothing new to show. A picture that can no longer change is held until the end (a
+    /// stop signal or --duration) with no CPU meanwhile: false, playback is over. Else the
+    /// next refresh is waited for: true while --duration has not run out.
+    func waitForChange(_ player: AnimationPlayer, _ idle: IdleWait, nextRefresh: Double, start: Double,
+                       figures: inout PlaybackFigures) throws -> Bool {
+        let end = duration.map { start + $0 }
+        if Self.pictureIsStill(player, fromProgress: fromProgress, toProgress: toProgress) {
+            try idle.hold(until: end, figures: &figures)
+            return false
+        }
+        try idle.sleep(until: nextRefresh)
+        return end.map { nextRefresh < $0 } ?? true
+    }
+}
+
+/// Where `buoy play` sleeps while the picture on screen stays as it is: one epoll on the
+/// stop signals' eventfd, the same loop the kiosk sleeps in, so a held picture costs no
+/// CPU and a SIGINT/SIGTERM still ends it at once.
+struct IdleWait {
+    private let loop: EventLoop
+    private let stop: StopRequest
+
+    init(stop: StopRequest) throws {
+        self.stop = stop
+        loop = try EventLoop()
+        if stop.wakeDescriptor >= 0 { try loop.watch(stop.wakeDescriptor, name: "signals") }
+    }
+
+    /// Until `deadline` (monotonic seconds) or a stop signal.
+    func sleep(until deadline: Double) throws {
+        while !stop.requested && Monotonic.now() < deadline {
+            for ready in try loop.wait(until: deadline) where ready.fd == stop.wakeDescriptor { stop.drainWake() }
+        }
+    }
+
+    /// Holds the picture until `end` (nil: until a stop signal), and reports what that cost.
+    func hold(until end: Double?, figures: inout PlaybackFigures) throws {
+        let since = Monotonic.now()
+        let cpu = ProcessClock.cpuSeconds()
+        while !stop.requested {
+            if let end, Monotonic.now() >= end { break }
+            for ready in try loop.wait(until: end) where ready.fd == stop.wakeDescriptor { stop.drainWake() }
+        }
+        figures.held = (Monotonic.now() - since, ProcessClock.cpuSeconds() - cpu)
+    }
+}
+
 /// What `buoy play` reports: when the first frame reached the screen, and what pacing and the
 /// CPU did after it (startup, parsing and the modeset are left out of the per-frame cost).
 struct PlaybackFigures {
@@ -146,6 +207,8 @@ struct PlaybackFigures {
     var frames = 0
     var missed = 0
     var first: (time: Double, cpu: Double)?
+    /// A still picture held without frames: for how long, and the CPU it took meanwhile.
+    var held: (seconds: Double, cpu: Double)?
 
     mutating func shown(_ shown: Presentation, on presenter: Presenter) {
         frames += 1
@@ -158,6 +221,10 @@ struct PlaybackFigures {
     }
 
     func summary(writesFiles: Bool) -> String? {
+        if let held {
+            return String(format: "held a still picture %.2f s: %d frames presented after the first, no page flip, CPU %.3f s",
+                          held.seconds, max(0, frames - 1), held.cpu)
+        }
         guard let first, frames > 1, !writesFiles else { return nil }
         let after = frames - 1
         let seconds = Monotonic.now() - first.time

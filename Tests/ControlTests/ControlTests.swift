@@ -67,7 +67,10 @@ final class ControlTests: XCTestCase {
     }
 
     func testNoDaemonIsAClearError() {
-        XCTAssertThrowsError(try ControlClient(path: "/tmp/buoy-nobody-here.sock")) { XCTAssertTrue("\($0)".contains("no buoy daemon")) }
+        XCTAssertThrowsError(try ControlClient(path: "/tmp/buoy-nobody-here.sock")) {
+            XCTAssertEqual("\($0)", "/tmp/buoy-nobody-here.sock: no buoy daemon: No such file or directory")
+            XCTAssertEqual(($0 as? ControlServer.ControlError)?.errno, ENOENT)
+        }
         XCTAssertFalse(ControlClient.isListening("/tmp/buoy-nobody-here.sock"))
     }
 

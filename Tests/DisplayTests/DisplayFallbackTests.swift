@@ -29,6 +29,21 @@ final class DisplayFallbackTests: XCTestCase {
         XCTAssertEqual(kind { try FBDevPresenter(device: "/dev/null") }, .noDevice)
     }
 
+    func testDeviceErrorsKeepTheirErrno() {
+        func failure(_ open: () throws -> Any) -> DisplayError? {
+            do { _ = try open() } catch let error as DisplayError { return error } catch { return nil }
+            return nil
+        }
+        let drm = failure { try DRMPresenter(device: "/dev/dri/card-nope") }
+        XCTAssertEqual(drm?.errno, ENOENT)
+        XCTAssertEqual(drm?.description, "/dev/dri/card-nope: cannot open: No such file or directory")
+        let fb = failure { try FBDevPresenter(device: "/dev/fb-nope") }
+        XCTAssertEqual(fb?.errno, ENOENT)
+        XCTAssertEqual(fb?.description, "/dev/fb-nope: no such framebuffer device: No such file or directory")
+        // An error of no system call has no errno, and says only its reason.
+        XCTAssertEqual(DisplayError(device: "d", reason: "r").description, "d: r")
+    }
+
     func testPermissionDeniedStopsAuto() throws {
         guard getuid() != 0 else { throw XCTSkip("root opens any file: no permission error to see") }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-card-\(getpid())").path

@@ -276,9 +276,10 @@ final class DownloadTests: DownloadTestCase {
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
         let (status, _) = fetch("/file/300000")
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &old)
-        guard case .disk(let path, let reason)? = status.errors.first else { return XCTFail("\(status.errors)") }
+        guard case .disk(let path, let reason, let error)? = status.errors.first else { return XCTFail("\(status.errors)") }
         XCTAssertEqual(path, dest + ".part")
         XCTAssertFalse(reason.isEmpty)
+        XCTAssertEqual(error, EFBIG, "the write's errno is kept")
         XCTAssertTrue(contents(dest) == Array("old".utf8), "file content differs")
         XCTAssertEqual(contents(dest + ".part")?.count, 64 * 1024, "what fitted is kept to resume")
     }

@@ -126,9 +126,11 @@ final class PartFileTests: DownloadTestCase {
         let n = 600_000
         let dest = mountPoint + "/out.bin"
         let full = session("/file/\(n)", dest, sha256: Self.sha(Self.body(n))).run()
-        guard case .disk(let path, let reason)? = full.errors.first else { return XCTFail("\(full.errors)") }
+        guard case .disk(let path, let reason, let error)? = full.errors.first else { return XCTFail("\(full.errors)") }
         XCTAssertEqual(path, dest + ".part")
-        XCTAssertTrue(reason.contains("No space left") && reason.contains("kept"), reason)
+        XCTAssertEqual(error, ENOSPC)
+        XCTAssertTrue(reason.contains("kept"), reason)
+        XCTAssertTrue("\(full.errors[0])".contains("No space left"), "\(full.errors[0])")
         let kept = contents(dest + ".part") ?? []
         XCTAssertGreaterThan(kept.count, 100_000)
         XCTAssertTrue(kept == Array(Self.body(n)[0..<kept.count]), "the kept bytes are the file's start")
