@@ -35,27 +35,8 @@ extension LottieParser {
                                       innerRadius: optional(node, "ir", nil) { try $0.scalar($1) },
                                       outerRoundness: optional(node, "os", Animated(0)) { try $0.scalar($1) },
                                       innerRoundness: optional(node, "is", nil) { try $0.scalar($1) }, reversed: reversed))
-        case "fl":
-            kind = .fill(color: try color(node.required("c")), opacity: try opacity(node),
-                         evenOdd: optional(node, "r", 0) { try $1.int() } == 2)
-        case "st":
-            kind = .stroke(Stroke(color: try color(node.required("c")), opacity: try opacity(node), width: try scalar(node.required("w")),
-                                  lineCap: optional(node, "lc", 2) { try $1.int() }, lineJoin: optional(node, "lj", 2) { try $1.int() },
-                                  miterLimit: optional(node, "ml", 4) { try $1.double() }, dashes: try dashes(node)))
-        case "gf":
-            kind = .gradientFill(GradientFill(opacity: try opacity(node), isRadial: optional(node, "t", 0) { try $1.int() } == 2,
-                                              start: try vector(node.required("s")), end: try vector(node.required("e")),
-                                              highlightLength: optional(node, "h", nil) { try $0.scalar($1) },
-                                              highlightAngle: optional(node, "a", nil) { try $0.scalar($1) },
-                                              colors: try gradient(node.required("g")), evenOdd: optional(node, "r", 0) { try $1.int() } == 2))
-        case "gs":
-            kind = .gradientStroke(GradientStroke(opacity: try opacity(node), isRadial: optional(node, "t", 0) { try $1.int() } == 2,
-                                                  start: try vector(node.required("s")), end: try vector(node.required("e")),
-                                                  highlightLength: optional(node, "h", nil) { try $0.scalar($1) },
-                                                  highlightAngle: optional(node, "a", nil) { try $0.scalar($1) },
-                                                  colors: try gradient(node.required("g")), width: try scalar(node.required("w")),
-                                                  lineCap: optional(node, "lc", 2) { try $1.int() }, lineJoin: optional(node, "lj", 2) { try $1.int() },
-                                                  miterLimit: optional(node, "ml", 4) { try $1.double() }, dashes: try dashes(node)))
+        case "fl", "st", "gf", "gs":
+            kind = try paint(type, node)
         case "tr":
             kind = .transform(ShapeTransform(transform: transform(node)))
         case "tm":
@@ -90,6 +71,35 @@ extension LottieParser {
         }
         return ShapeItem(name: optional(node, "nm", "") { try $1.string() }, matchName: optional(node, "mn", "") { try $1.string() },
                          hidden: optional(node, "hd", false) { try $1.bool() }, kind: kind)
+    }
+
+    /// A paint item: solid or gradient, fill or stroke.
+    mutating func paint(_ type: String, _ node: JSONNode) throws -> ShapeKind {
+        switch type {
+        case "fl":
+            return .fill(color: try color(node.required("c")), opacity: try opacity(node),
+                         evenOdd: optional(node, "r", 0) { try $1.int() } == 2)
+        case "st":
+            return .stroke(Stroke(color: try color(node.required("c")), opacity: try opacity(node), width: try scalar(node.required("w")),
+                                  lineCap: optional(node, "lc", 2) { try $1.int() }, lineJoin: optional(node, "lj", 2) { try $1.int() },
+                                  miterLimit: optional(node, "ml", 4) { try $1.double() }, dashes: try dashes(node)))
+        case "gf":
+            return .gradientFill(GradientFill(opacity: try opacity(node), isRadial: optional(node, "t", 0) { try $1.int() } == 2,
+                                              start: try vector(node.required("s")), end: try vector(node.required("e")),
+                                              highlightLength: optional(node, "h", nil) { try $0.scalar($1) },
+                                              highlightAngle: optional(node, "a", nil) { try $0.scalar($1) },
+                                              colors: try gradient(node.required("g")), evenOdd: optional(node, "r", 0) { try $1.int() } == 2))
+        case "gs":
+            return .gradientStroke(GradientStroke(opacity: try opacity(node), isRadial: optional(node, "t", 0) { try $1.int() } == 2,
+                                                  start: try vector(node.required("s")), end: try vector(node.required("e")),
+                                                  highlightLength: optional(node, "h", nil) { try $0.scalar($1) },
+                                                  highlightAngle: optional(node, "a", nil) { try $0.scalar($1) },
+                                                  colors: try gradient(node.required("g")), width: try scalar(node.required("w")),
+                                                  lineCap: optional(node, "lc", 2) { try $1.int() }, lineJoin: optional(node, "lj", 2) { try $1.int() },
+                                                  miterLimit: optional(node, "ml", 4) { try $1.double() }, dashes: try dashes(node)))
+        default:
+            throw node.fail("shape type \"\(type)\" is not a paint")
+        }
     }
 
     mutating func opacity(_ node: JSONNode) throws -> Animated<Double> {

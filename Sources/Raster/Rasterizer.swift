@@ -358,35 +358,50 @@ extension Rasterizer {
                                 runIsVarying = false
                                 runAlpha = a
                             }
-                            // No edge until the next flagged block: the sum holds, so jump
-                            // there, eight flags at a time.
-                            let endBlock = (sumEnd + 15) >> 4
-                            var next = block + 1
-                            while next + 8 <= endBlock,
-                                  UnsafeRawPointer(blocks.baseAddress! + flags + next).loadUnaligned(as: UInt64.self) == 0 {
-                                next += 8
-                            }
-                            while next < endBlock, blocks[flags + next] == 0 { next += 1 }
+                            // No edge until the next flagged block: the sum holds, so jump there.
+                            let next = Self.nextFlaggedBlock(blocks.baseAddress! + flags, after: block, end: (sumEnd + 15) >> 4)
                             x = min(next << 4, sumEnd)
                         }
                     }
                     // Beyond the last edge the sum stays (non-zero only when the path was
                     // clamped at the right border).
                     let tail = sumEnd < w ? Self.byte(Self.fold(sum, rule) * scale) : 0
-                    if runIsVarying {
-                        varying(py, ox, runStart, sumEnd - runStart, alpha)
-                        if tail != 0 { constant(py, ox, sumEnd, w - sumEnd, tail) }
-                    } else if tail == runAlpha {
-                        if runAlpha != 0 { constant(py, ox, runStart, (tail != 0 ? w : sumEnd) - runStart, runAlpha) }
-                    } else {
-                        if runAlpha != 0, sumEnd > runStart { constant(py, ox, runStart, sumEnd - runStart, runAlpha) }
-                        if tail != 0 { constant(py, ox, sumEnd, w - sumEnd, tail) }
-                    }
+                    Self.finishRow(y: py, x0: ox, width: w, sumEnd: sumEnd, tail: tail, runStart: runStart,
+                                   runIsVarying: runIsVarying, runAlpha: runAlpha, alpha: alpha,
+                                   constant: constant, varying: varying)
                     if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
                     (blocks.baseAddress! + flags + lo >> 4).update(repeating: 0, count: last >> 4 - lo >> 4 + 1)
                 }
             }
         }
+        }
+    }
+
+    /// The first block after `block` (and before `end`) an edge crossed, or `end`: the flags
+    /// are read eight at a time while they are all clear.
+    @inline(__always)
+    static func nextFlaggedBlock(_ flags: UnsafeMutablePointer<UInt8>, after block: Int, end: Int) -> Int {
+        var next = block + 1
+        while next + 8 <= end, UnsafeRawPointer(flags + next).loadUnaligned(as: UInt64.self) == 0 { next += 8 }
+        while next < end, flags[next] == 0 { next += 1 }
+        return next
+    }
+
+    /// Tells the run still being gathered at the end of a row, and the constant coverage past
+    /// the last edge (`tail`) up to the row's end, merging the two where they are one run.
+    @inline(__always)
+    static func finishRow(y: Int, x0: Int, width w: Int, sumEnd: Int, tail: UInt8, runStart: Int, runIsVarying: Bool,
+                          runAlpha: UInt8, alpha: UnsafeMutablePointer<UInt8>,
+                          constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
+                          varying: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
+        if runIsVarying {
+            varying(y, x0, runStart, sumEnd - runStart, alpha)
+            if tail != 0 { constant(y, x0, sumEnd, w - sumEnd, tail) }
+        } else if tail == runAlpha {
+            if runAlpha != 0 { constant(y, x0, runStart, (tail != 0 ? w : sumEnd) - runStart, runAlpha) }
+        } else {
+            if runAlpha != 0, sumEnd > runStart { constant(y, x0, runStart, sumEnd - runStart, runAlpha) }
+            if tail != 0 { constant(y, x0, sumEnd, w - sumEnd, tail) }
         }
     }
 }
