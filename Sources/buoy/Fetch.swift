@@ -72,7 +72,7 @@ struct Fetch: ParsableCommand {
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
-        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Monotonic.now())
         var meter = RateMeter()
         var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
@@ -130,7 +130,7 @@ struct Fetch: ParsableCommand {
         // refusal is read below like any other answer.
         do { try client.send(request) } catch {}
         let tty = isatty(STDERR_FILENO) != 0
-        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Self.now())
+        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Monotonic.now())
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
             let final = name == "done" || name == "failed"
@@ -138,7 +138,7 @@ struct Fetch: ParsableCommand {
                 ProgressReport.printJSON(event)
             } else if tty, name != "error" {
                 let width = TerminalBar.width(of: STDERR_FILENO)
-                FileHandleWriter.stderr(final ? bar.summary(event, now: Self.now(), width: width) : bar.redraw(event, now: Self.now(), width: width))
+                FileHandleWriter.stderr(final ? bar.summary(event, now: Monotonic.now(), width: width) : bar.redraw(event, now: Monotonic.now(), width: width))
             }
             switch name {
             case "done":
