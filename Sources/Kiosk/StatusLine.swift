@@ -18,13 +18,19 @@ public struct StatusLine: Sendable {
     public init(text: String, width: Int, height: Int, fonts: FontLibrary? = nil) {
         self.text = text
         let message = String(text.unicodeScalars.prefix(1000))
-        guard !message.isEmpty, width > 0, height > 0,
-              let library = fonts ?? (try? FontLibrary()),
-              let stack = try? library.stack(for: FontRequest(family: "DejaVu Sans", style: "Book")) else {
+        guard !message.isEmpty, width > 0, height > 0 else {
             (band, glyphs) = (nil, Path())
             return
         }
         let size = max(12, Double(min(width, height)) / 22)
+        guard let library = fonts ?? (try? FontLibrary()),
+              let stack = try? library.stack(for: FontRequest(family: "DejaVu Sans", style: "Book")) else {
+            // No font at all (a bare initramfs): the band still shows and still takes a touch on
+            // the start prompt; only the words are missing.
+            band = max(0, height - Int((size * 2).rounded()))..<height
+            glyphs = Path()
+            return
+        }
         let margin = Double(width) > size * 4 ? size : 0
         let lineHeight = 1.2
         let options = LayoutOptions(width: Double(width) - 2 * margin, maxLines: 2, alignment: .center, lineHeight: lineHeight)

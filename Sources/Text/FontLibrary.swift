@@ -26,7 +26,11 @@ public final class FontLibrary {
     public init(extraDirectories: [String] = []) throws {
         guard let config = FcInitLoadConfigAndFonts() else { throw FontError(file: "fontconfig", reason: "no configuration could be loaded") }
         self.config = config
-        for dir in extraDirectories where !dir.isEmpty && !dir.contains("\0") {
+        // A system without fontconfig's configuration files (a bare initramfs) loads a config
+        // that lists no font: look in the usual folders then, as the rest of Buoy does.
+        let systemFonts = FcConfigGetFonts(config, FcSetSystem)
+        let standard = (systemFonts?.pointee.nfont ?? 0) == 0 ? ["/usr/local/share/fonts", "/usr/share/fonts"] : []
+        for dir in standard + extraDirectories where !dir.isEmpty && !dir.contains("\0") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             _ = FcConfigAppFontAddDir(config, dir)
