@@ -51,6 +51,11 @@ class CommandTestCase: XCTestCase {
         let process = Process()
         process.executableURL = buoy
         process.arguments = arguments
+        return try runToEnd(process)
+    }
+
+    /// Runs a prepared process to the end; returns its exit status, stdout and stderr.
+    func runToEnd(_ process: Process) throws -> (Int32, String, String) {
         // Files, not pipes: neither stream can fill up and block the other.
         let out = dir + "/stdout-\(UUID().uuidString.prefix(6))", err = dir + "/stderr-\(UUID().uuidString.prefix(6))"
         FileManager.default.createFile(atPath: out, contents: nil)

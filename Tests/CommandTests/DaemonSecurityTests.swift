@@ -55,15 +55,7 @@ final class DaemonSecurityTests: CommandTestCase {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--init-groups", "--", buoy.path] + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
-        let out = dir + "/as-\(UUID().uuidString.prefix(6)).out", err = out + ".err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: out)
-        process.standardError = FileHandle(forWritingAtPath: err)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        return try runToEnd(process)
     }
 
     /// One request line sent to the socket as `user` (Debian's python3, not the code under
