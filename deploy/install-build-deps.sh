@@ -4,9 +4,9 @@
 # or on PATH.
 set -euo pipefail
 . "$(dirname "$0")/apt-missing.sh"
-install_missing install-build-deps pkg-config libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev \
+install_missing install-build-deps pkg-config libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev libsystemd-dev \
     libharfbuzz-dev libfontconfig-dev libfribidi-dev fonts-wqy-zenhei \
     fonts-dejavu-core python3 python3-venv openssl \
     g++ `# libstdc++ headers for TOMLKit (toml++ is C++)` \
-    systemd util-linux passwd  # systemd-analyze (unit checks), setpriv and prlimit, useradd (the daemon tests' users)
+    systemd util-linux passwd swupdate cpio  # swupdate and cpio: SWUpdate drives the psplash FIFO in PsplashTests; systemd-analyze (unit checks), setpriv and prlimit, useradd (the daemon tests' users)
 command -v swift >/dev/null || { echo "install-build-deps: swift is not on PATH (expected Swift 6.x, e.g. /opt/swift/usr/bin)" >&2; exit 1; }

@@ -133,6 +133,8 @@ public struct KioskController {
         case .quit:
             guard configuration.external, !reported else { return [] }
             reported = true
+            // psplash exits at once on QUIT; the success segment only when asked for.
+            guard configuration.psplashQuit == .success else { return [.log("psplash: QUIT")] + finish(.psplashQuit) }
             return [.screen(.succeeded)]
         }
     }

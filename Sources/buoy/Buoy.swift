@@ -13,7 +13,7 @@ struct Buoy: ParsableCommand {
         message names the device), 130/143 stopped by SIGINT/SIGTERM.
         """,
         version: buoyVersion,
-        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
+        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Message.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
     )
 
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments

@@ -1,3 +1,4 @@
+import Kiosk
 import LottieRender
 
 /// Every `buoy run` setting a config file may hold: its key (the flag's long name; `_` and `-`
@@ -64,6 +65,7 @@ enum ConfigSchema {
         ConfigKey(name: "socket-group", section: "control", kind: .string),
         ConfigKey(name: "download-dir", section: "control", kind: .string),
         ConfigKey(name: "psplash-fifo", section: "control", kind: .string),
+        ConfigKey(name: "psplash-quit", section: "control", kind: .choice(KioskConfiguration.PsplashQuit.allCases.map(\.rawValue))),
         ConfigKey(name: "ca-file", section: "fetch", kind: .string),
         ConfigKey(name: "retry-after", section: "fetch", kind: .number, check: { $0 > 0 && $0.isFinite ? nil : "must be a positive number of seconds" }),
         ConfigKey(name: "max-retries", section: "fetch", kind: .integer, check: { $0 >= 0 ? nil : "must be 0 or more" }),

@@ -20,7 +20,7 @@ extension KioskRuntime {
                 job.commands.append(.screen(command))
                 jobDirty = true
             case .showMessage(let text):
-                if !text.isEmpty { printStatus(text) }
+                if logsStatusLine(text) { printStatus(text) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
                 job.commands.append(.message(text))

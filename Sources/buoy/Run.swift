@@ -66,7 +66,7 @@ struct Run: ParsableCommand {
     @Option(help: "Key and button codes that start the download (Linux input codes, comma-separated).")
     var keys: String?
 
-    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, exec:COMMAND (run it with /bin/sh after success) or reboot.")
+    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, retain (exit leaving the last frame on the panel for the next program), exec:COMMAND (run it with /bin/sh after success) or reboot.")
     var onComplete: String = "exit"
 
     @Option(help: "Write one JSON line per presented frame to this file.")
@@ -89,6 +89,9 @@ struct Run: ParsableCommand {
 
     @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
     var psplashFIFO: String?
+
+    @Option(name: .customLong("psplash-quit"), help: "What psplash's QUIT does: exit (at once, as psplash does), success (play the success segment first, then as --on-complete says) or retain (exit at once, leaving the last frame on the panel).")
+    var psplashQuit: KioskConfiguration.PsplashQuit = .exit
 
     @Option(help: "auto (start at once) or input (wait for Enter, Space, a touch or a button).")
     var trigger: String = "auto"
@@ -120,8 +123,8 @@ struct Run: ParsableCommand {
         guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["anywhere", "prompt"].contains(touch) else { throw ValidationError("--touch must be anywhere or prompt") }
-        guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
-            throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
+        guard ["hold", "exit", "retain", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
+            throw ValidationError("--on-complete must be hold, exit, retain, exec:COMMAND or reboot")
         }
     }
 
@@ -145,6 +148,8 @@ struct Run: ParsableCommand {
         let served = try openControlServer()
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        // Only the FIFO made here, and only while it is still that FIFO (never a link).
+        defer { fifo?.remove() }
         let configuration = try kioskConfiguration(writesFiles: presenter.writesFiles)
         let screen = try screenConfiguration(anim)
         let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
@@ -164,6 +169,9 @@ struct Run: ParsableCommand {
             runtime = try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker,
                                        stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, policy: downloadPolicy(caFile: caFile), input: input,
                                        fifo: fifo, animationRefresh: shown.refresh, touchPrompt: touch == "prompt")
+            // The display, the socket and the FIFO are open: units ordered after this one may start.
+            ServiceManager.ready(status: readinessStatus(presenter: presenter, fifo: fifo))
+            defer { ServiceManager.stopping() }
             outcome = try runtime.run()
         } catch let error as DisplayError {
             throw CommandFailure.display("\(error)")
@@ -222,6 +230,7 @@ struct Run: ParsableCommand {
         default: c.onComplete = .exit
         }
         c.writesFiles = writesFiles
+        c.psplashQuit = psplashQuit
         if touch == "prompt" { c.prompt = "Touch here or press Enter to start" }
         return c
     }
@@ -240,12 +249,16 @@ struct Run: ParsableCommand {
         switch outcome {
         case .stopped(let signal):
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
-        case .failed(let failure):
-            throw CommandFailure(message: "download failed: \(failure)", exitCode: 5)
+        case .failed:
+            // The reason was logged once when the download failed; this line says only how it ends.
+            throw CommandFailure(message: "the download failed; exit status 5", exitCode: 5)
         case .quit:
             return
+        case .psplashQuit:
+            if psplashQuit == .retain { presenter.closeRetainingPicture() }
         case .completed:
-            presenter.close()  // give the display back before handing over
+            // Give the display back before handing over (or leave the last frame on it).
+            if onComplete == "retain" { presenter.closeRetainingPicture() } else { presenter.close() }
             if onComplete == "reboot" {
                 printStatus("rebooting")
                 try runShell("systemctl reboot || reboot")
