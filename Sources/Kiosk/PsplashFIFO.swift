@@ -108,7 +108,7 @@ public final class PsplashFIFO {
         if line == "QUIT" { return (.quit, nil) }
         if line.hasPrefix("PROGRESS ") {
             let text = line.dropFirst(9).trimmingCharacters(in: .whitespaces)
-            guard let v = Double(text), v.isFinite else {
+            guard let v = Double(text), !v.isNaN else {
                 return (nil, "PROGRESS \(escaped(text)) is not a number; ignored")
             }
             guard v >= 0, v <= 100 else {

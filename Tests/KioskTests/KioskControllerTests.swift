@@ -175,8 +175,25 @@ final class KioskControllerTests: XCTestCase {
         ])
     }
 
-    func testPsplashDrivesTheWaterWithoutFilesOrSocket() {
+    /// psplash exits at once on QUIT; so does Buoy by default (no success segment first).
+    func testPsplashQuitEndsTheRunAtOnce() {
         let c = play(configuration { $0.job = [] }, [
+            Step(0, .start, [.screen(.downloading(fresh: false)), .cancelTimer(.retry), .setTimer(.publish, at: 0.2)], state: .downloading),
+            Step(1, .psplash(.progress(0.4)), [.screen(.progress(0.4))]),
+            Step(2, .psplash(.quit), [.log("psplash: QUIT"), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.psplashQuit)]),
+            Step(2.1, .psplash(.message("late")), []),
+        ])
+        XCTAssertEqual(c.outcome, .psplashQuit)
+        // retain ends the same way: what is left on the panel is the CLI's business.
+        let retained = play(configuration { $0.job = []; $0.psplashQuit = .retain }, [
+            Step(0, .start, nil, state: .downloading),
+            Step(1, .psplash(.quit), [.log("psplash: QUIT"), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.psplashQuit)]),
+        ])
+        XCTAssertEqual(retained.outcome, .psplashQuit)
+    }
+
+    func testPsplashDrivesTheWaterWithoutFilesOrSocket() {
+        let c = play(configuration { $0.job = []; $0.psplashQuit = .success }, [
             Step(0, .start, [.screen(.downloading(fresh: false)), .cancelTimer(.retry), .setTimer(.publish, at: 0.2)], state: .downloading),
             Step(1, .psplash(.progress(0.4)), [.screen(.progress(0.4))]),
             Step(2, .psplash(.message("Installing")), [.showMessage("Installing")]),
