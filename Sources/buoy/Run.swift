@@ -24,8 +24,9 @@ struct Run: ParsableCommand {
         it, and any --url on the command line replaces its [[download]] tables. \
         --display auto:headless:DIR writes PNG frames to DIR when there is no display (paced to the \
         clock like headless:DIR). \
-        Exit status with --on-complete exit: 0 after success, 5 when a download failed.
-        """
+        Exit status with --on-complete exit: 0 after success, 5 when a download failed. \
+        psplash's QUIT on --psplash-fifo exits at once with status 0 (see --psplash-quit).
+        """ + "\n\n" + EnvironmentHelp.text
     )
 
     @Option(help: ArgumentHelp("Settings and [[download]] tables (keys mirror the flags); flags override it, any --url replaces its downloads.", valueName: "file"))

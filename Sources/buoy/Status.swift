@@ -8,9 +8,9 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what the running buoy daemon is doing (JSON).",
         discussion: """
-        One JSON line in the schema of `buoy fetch --json` (state idle, waiting, downloading,
-        finishing, success, done or failed; bytes, rate, ETA and one entry per file). With --watch,
-        one line per progress event, from any client's download, until the daemon stops or
+        One JSON line in the schema of `buoy fetch --json` (state idle, waiting, downloading, \
+        finishing, success, done or failed; bytes, rate, ETA and one entry per file). With --watch, \
+        one line per progress event, from any client's download, until the daemon stops or \
         SIGINT. Exit status: 0 answered, 4 no daemon on the socket or no answer.
         """
     )
