@@ -88,6 +88,28 @@ final class PsplashTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fifo))
     }
 
+    /// retain ends as exit does (headless there is nothing to leave on a panel): at once on
+    /// QUIT, and after the success segment for --on-complete; a wrong value names the choices.
+    func testRetainEndsTheRunAsExitDoes() throws {
+        let screen = try startScreen(["--psplash-quit", "retain"])
+        XCTAssertTrue(waitUntil(20) { FileManager.default.fileExists(atPath: self.fifo) }, errors(of: "screen"))
+        try psplashWrite("QUIT")
+        XCTAssertLessThan(secondsToExit(screen, limit: 5), 0.1)
+        XCTAssertEqual(screen.terminationStatus, 0, errors(of: "screen"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fifo))
+
+        let (done, doneErr) = try run(["run", "--url", "\(base)/file/3000", "--output", dir + "/f.bin", "--on-complete", "retain",
+                                       "--display", "headless:\(dir)/frames2", "--size", "32x18"])
+        XCTAssertEqual(done, 0, doneErr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/f.bin")).count, 3000)
+        let (bad, badErr) = try run(["run", "--psplash-fifo", fifo, "--psplash-quit", "linger", "--display", "headless:\(dir)/frames3"])
+        XCTAssertEqual(bad, 1, badErr)
+        XCTAssertTrue(badErr.contains("exit") && badErr.contains("success") && badErr.contains("retain"), badErr)
+        let (badComplete, why) = try run(["run", "--psplash-fifo", fifo, "--on-complete", "linger", "--display", "headless:\(dir)/frames3"])
+        XCTAssertEqual(badComplete, 1, why)
+        XCTAssertTrue(why.contains("retain"), why)
+    }
+
     /// A FIFO that was there before Buoy (made by the system) stays; a symbolic link in its
     /// place is refused and neither followed nor removed.
     func testAFIFOItDidNotMakeStaysAndALinkIsRefused() throws {
