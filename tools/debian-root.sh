@@ -98,7 +98,7 @@ in_root() {
 # .ci/swift60 (does the project still build with 6.0?) and tools/arm64-build (lld and the arm64
 # binutils for the cross build, dpkg-dev for the package's dependencies).
 buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config g++ libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev
-    libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev libsystemd-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev
+    libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev
     lld dpkg-dev binutils-aarch64-linux-gnu)
 
 # The arm64 trixie root (unpacked only): the sysroot the cross build compiles and links against
@@ -106,5 +106,5 @@ buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config g++ libpng-
 # Swift for its runtime, Foundation modules and swift_static), and what the arm64 virt board boots
 # (Debian's arm64 kernel and modules, busybox for its initramfs).
 buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
-    libdrm-dev libcurl4-openssl-dev libevdev-dev libsystemd-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev zlib1g-dev
+    libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev zlib1g-dev
     libturbojpeg0-dev libwebp-dev linux-image-arm64 busybox-static kmod)
