@@ -88,6 +88,17 @@ final class PsplashTests: CommandTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fifo))
     }
 
+    /// systemd stops the unit with SIGTERM: the FIFO goes then too.
+    func testSIGTERMEndsTheRunAndRemovesTheFIFO() throws {
+        let screen = try startScreen()
+        XCTAssertTrue(waitUntil(20) { FileManager.default.fileExists(atPath: self.fifo) }, errors(of: "screen"))
+        kill(screen.processIdentifier, SIGTERM)
+        _ = secondsToExit(screen, limit: 10)
+        XCTAssertFalse(screen.isRunning)
+        XCTAssertEqual(screen.terminationStatus, 143, errors(of: "screen"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fifo), "the FIFO is gone")
+    }
+
     /// retain ends as exit does (headless there is nothing to leave on a panel): at once on
     /// QUIT, and after the success segment for --on-complete; a wrong value names the choices.
     func testRetainEndsTheRunAsExitDoes() throws {
