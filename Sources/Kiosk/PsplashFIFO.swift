@@ -48,7 +48,11 @@ public final class PsplashFIFO {
         guard fstat(reader.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO else {
             throw FIFOError(path: path, reason: "is not a FIFO")
         }
-        if made { created = (UInt64(st.st_dev), UInt64(st.st_ino)) }
+        if made {
+            created = (UInt64(st.st_dev), UInt64(st.st_ino))
+            // mkfifo's mode passes through the umask (the units' is 0027): the group writes too.
+            _ = fchmod(reader.rawValue, 0o660)
+        }
         keepAlive = try? Descriptor.open(path, flags: O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
         self.path = path
     }

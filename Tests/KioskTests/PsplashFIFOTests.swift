@@ -46,8 +46,13 @@ final class PsplashFIFOTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-fifo-own-\(getpid())").path
         unlink(path)
         defer { unlink(path) }
+        let mask = umask(0o027)
         let made = try PsplashFIFO(path: path)
+        umask(mask)
         XCTAssertTrue(made.madeHere)
+        var st = stat()
+        XCTAssertEqual(lstat(path, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o660, "the group may write, whatever the umask")
         XCTAssertTrue(made.remove())
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertFalse(made.remove(), "removed once")
