@@ -31,6 +31,14 @@ public final class DownloadScreen {
         public var failureColor = RGBA(r: 0.55, g: 0.32, b: 0.36)
 
         public init() {}
+
+        /// For Buoy's own animation: its water line sits low and rises `DefaultAnimation.lift`
+        /// display heights, so the boat stays on screen at every level.
+        public static var defaultAnimation: Configuration {
+            var configuration = Configuration()
+            configuration.lift = DefaultAnimation.lift
+            return configuration
+        }
     }
 
     public private(set) var state: State = .idle

@@ -18,9 +18,10 @@ extension KioskRuntime {
                 transferAdvanced(at: Monotonic.now())
             case .screen(let command):
                 job.commands.append(.screen(command))
+                if case .progress = command, let figures = screenFigures() { job.commands.append(figures) }
                 jobDirty = true
             case .showMessage(let text):
-                if !text.isEmpty { printStatus(text) }
+                if !text.isEmpty { printStatus(text.replacingOccurrences(of: "\n", with: " — ")) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
                 job.commands.append(.message(text))
@@ -54,6 +55,11 @@ extension KioskRuntime {
 
     private func publish(_ name: String, jobEnded: Bool) {
         let event = statusEvent(name)
+        // The rate and time left move on between the transfer's bursts too.
+        if let figures = screenFigures() {
+            job.commands.append(figures)
+            jobDirty = true
+        }
         if interactive, session != nil { FileHandleWriter.stderr(TerminalBar(event: event).redraw(event, now: Monotonic.now(), width: TerminalBar.width(of: STDERR_FILENO))) }
         if let control, control.subscriberCount > 0 { control.publish(event, jobEnded: jobEnded) }
     }
