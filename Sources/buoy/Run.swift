@@ -241,9 +241,9 @@ struct Run: ParsableCommand {
     }
 
     func screenConfiguration(_ anim: Animation, builtIn: Bool = false) throws -> DownloadScreen.Configuration {
-        var config = DownloadScreen.Configuration()
+        var config = builtIn ? DownloadScreen.Configuration.defaultAnimation : DownloadScreen.Configuration()
         config.progressKeypath = Keypath(keypath)
-        config.lift = lift ?? (builtIn ? DefaultAnimation.lift : 1)
+        if let lift { config.lift = lift }
         config.loopSegment = try SegmentOption(text: loopSegment).progressRange(in: anim)
         config.successSegment = try SegmentOption(text: successSegment).progressRange(in: anim)
         return config

@@ -171,9 +171,10 @@ final class DefaultAnimationTests: XCTestCase {
     static let hull = (r: 56, g: 64, b: 82)
 
     /// The screen at a download level (the water eased all the way), rendered.
-    func frame(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, level: Double, succeeded: Bool = false) -> Surface {
+    func frame(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, level: Double, succeeded: Bool = false,
+               contentMode: ContentMode = .fill) -> Surface {
         let clock = VirtualClock()
-        let viewport = Viewport(width: w, height: h, contentMode: .fill)
+        let viewport = Viewport(width: w, height: h, contentMode: contentMode)
         let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: .defaultAnimation)
         screen.startDownloading()
         screen.update(downloadFraction: level)
@@ -221,6 +222,9 @@ final class DefaultAnimationTests: XCTestCase {
             XCTAssertGreaterThan(waterRows[0] - waterRows[4], h / 3, "\(w)x\(h): it rises by a good part of the screen")
             XCTAssertGreaterThan(waterRows[4], h / 6, "\(w)x\(h): sky stays above the boat at 100 %")
         }
+        // Letterboxed (fit, a landscape picture on a portrait panel): it rises within its box.
+        let boxed = frame(renderer, 270, 480, level: 1, contentMode: .fit)
+        XCTAssertGreaterThan(figurePixels(boxed), 270 * 480 / 2000, "fit 270x480 at 100 %: no boat")
     }
 
     /// The success picture: the check's white disc, fully drawn, centred on the panel.
