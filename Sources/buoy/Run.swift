@@ -99,7 +99,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
 
-    @Option(help: "show or hide the progress line (percentage, size, rate, time left) at the bottom of the screen; messages and prompts still show.")
+    @Option(help: "Show or hide the progress line (percentage, size, rate, time left) at the bottom of the screen; messages and prompts still show.")
     var progress: ProgressVisibility = .show
 
     @Option(help: "The screen's language: en, de, fr, es, zh, ja or ar (default: from LC_ALL, LC_MESSAGES or LANG; anything else is English).")
@@ -151,6 +151,9 @@ struct Run: ParsableCommand {
         let served = try openControlServer()
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        if let language, Language(locale: language) == nil {
+            printWarning("--language \(language): not one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")); the screen speaks English")
+        }
         let configuration = try kioskConfiguration(writesFiles: presenter.writesFiles)
         let screen = try screenConfiguration(anim, builtIn: shown.builtIn)
         let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
