@@ -5,7 +5,8 @@ the loop's end; the run ends done at the last frame.
 
 With --frames DIR (the demo's frames/ folder) it also reads the pixels: no frame is one flat colour (the
 most common colour covers less than 95 % of it), and every frame while downloading shows the figure (at
-least --figure-pixels pixels of the boat's hull colour, --figure RRGGBB)."""
+least --figure-pixels pixels of the boat's hull colour, --figure RRGGBB) and text at the bottom (the
+progress line's white pixels in the bottom fifth)."""
 import argparse, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -46,16 +47,20 @@ if args.frames:
     figure = bytes.fromhex(args.figure)
     names = sorted(n for n in os.listdir(args.frames) if n.startswith("frame-") and n.endswith(".png"))
     check("one frame file per trace line", len(names) == len(rows), f"{len(names)} files, {len(rows)} lines")
-    flat, hidden = [], []
+    flat, hidden, silent = [], [], []
     for seq, name in enumerate(names):
-        share, figure_pixels = frame_facts(os.path.join(args.frames, name), figure)
+        share, figure_pixels, text_pixels = frame_facts(os.path.join(args.frames, name), figure)
         if share >= 0.95:
             flat.append(seq)
         if seq < len(rows) and rows[seq]["state"] == "downloading" and figure_pixels < args.figure_pixels:
             hidden.append(seq)
+        if seq < len(rows) and rows[seq]["state"] == "downloading" and text_pixels < 20:
+            silent.append(seq)
     check("no frame is one flat colour", not flat, f"{len(flat)} of {len(names)} flat" + (f": {flat[:12]}" if flat else ""))
     check("every downloading frame shows the figure", not hidden and bool(down),
           f"{len(down) - len(hidden)} of {len(down)} show it" + (f"; not {hidden[:12]}" if hidden else ""))
+    check("every downloading frame draws the progress line", not silent and bool(down),
+          f"{len(down) - len(silent)} of {len(down)} draw it" + (f"; not {silent[:12]}" if silent else ""))
 
 failed = len(checks) - sum(checks)
 print(f"demo-trace: {sum(checks)} passed, {failed} failed")

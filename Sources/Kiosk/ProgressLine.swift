@@ -43,7 +43,7 @@ public enum ProgressLine {
     public static func candidates(state: DownloadScreen.State, fraction: Double?, figures: TransferFigures?,
                                   prompts: Prompts) -> [String] {
         // Nothing heard yet (no byte, no PROGRESS): 0 %, so a download frame never lacks its figure.
-        let known = fraction ?? (figures == nil ? 0 : nil)
+        let known = fraction ?? ((figures?.received ?? 0) == 0 ? 0 : nil)
         let percent = known.flatMap { $0.isFinite ? prompts.percent(Int((min(max($0, 0), 1) * 100).rounded(.down))) : nil }
         let size = figures.flatMap { f -> String? in
             guard f.received > 0 || f.expected != nil else { return nil }

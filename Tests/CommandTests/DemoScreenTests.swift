@@ -11,19 +11,22 @@ final class DemoScreenTests: CommandTestCase {
     struct Facts {
         var flatness: Double
         var figure: Int
+        /// White pixels (the progress line's text) in the bottom fifth of the frame.
+        var text: Int
     }
 
     func facts(_ path: String) throws -> Facts {
         let image = try PNG.read(path: path)
         let surface = Surface(image: image)
         var counts: [UInt32: Int] = [:]
-        var figure = 0
+        var figure = 0, text = 0
+        for (i, p) in surface.pixels.enumerated() where i >= surface.pixels.count * 4 / 5 && p & 0xf0f0f0 == 0xf0f0f0 { text += 1 }
         for p in surface.pixels {
             counts[p, default: 0] += 1
             if abs(Int((p >> 16) & 0xff) - Self.hull.r) <= 4 && abs(Int((p >> 8) & 0xff) - Self.hull.g) <= 4
                 && abs(Int(p & 0xff) - Self.hull.b) <= 4 { figure += 1 }
         }
-        return Facts(flatness: Double(counts.values.max() ?? 0) / Double(surface.pixels.count), figure: figure)
+        return Facts(flatness: Double(counts.values.max() ?? 0) / Double(surface.pixels.count), figure: figure, text: text)
     }
 
     func testDemoFramesAreNeverFlatAndShowTheBoatInBothOrientations() throws {
@@ -34,19 +37,21 @@ final class DemoScreenTests: CommandTestCase {
             let trace = try String(contentsOfFile: out + "/trace.jsonl", encoding: .utf8).split(separator: "\n").map { line in
                 try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             }
-            var flat: [Int] = [], hidden: [Int] = [], downloading = 0
+            var flat: [Int] = [], hidden: [Int] = [], silent: [Int] = [], downloading = 0
             for (seq, row) in trace.enumerated() {
                 let frame = try facts(String(format: "\(out)/frames/frame-%06d.png", seq))
                 if frame.flatness >= 0.9 { flat.append(seq) }
                 if row["state"] as? String == "downloading" {
                     downloading += 1
                     if frame.figure < 40 { hidden.append(seq) }
+                    if frame.text < 20 { silent.append(seq) }
                 }
             }
             print("demo \(size): \(trace.count) frames, \(flat.count) flat, \(downloading - hidden.count) of \(downloading) download frames show the boat")
             XCTAssertGreaterThan(downloading, 5, size)
             XCTAssertEqual(flat, [], "\(size): flat frames")
             XCTAssertEqual(hidden, [], "\(size): download frames without the boat")
+            XCTAssertEqual(silent, [], "\(size): download frames without the progress line")
         }
     }
 

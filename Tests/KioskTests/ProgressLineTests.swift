@@ -21,6 +21,8 @@ final class ProgressLineTests: XCTestCase {
         XCTAssertEqual(ProgressLine.candidates(state: .downloading, fraction: nil, figures: figures, prompts: english), ["950\u{A0}B"])
         // Nothing heard yet: 0 %, so the first download frame has its figure too.
         XCTAssertEqual(ProgressLine.candidates(state: .downloading, fraction: nil, figures: nil, prompts: english), ["0%"])
+        let connecting = TransferFigures(received: 0, expected: nil, rate: 0)
+        XCTAssertEqual(ProgressLine.candidates(state: .downloading, fraction: nil, figures: connecting, prompts: english), ["0%"])
         XCTAssertEqual(ProgressLine.candidates(state: .waiting, fraction: 0.5, figures: figures, prompts: english), [])
         XCTAssertEqual(ProgressLine.candidates(state: .idle, fraction: nil, figures: nil, prompts: english), [])
     }
