@@ -60,7 +60,8 @@ public enum ProgressLine {
         case .failed:
             return ladder([percent, size].compactMap { $0 })
         case .downloading, .finishing:
-            let rate = figures.flatMap { $0.rate > 0 ? bytes(Int64($0.rate.rounded()), prompts) + "/s" : nil }
+            // Finishing: the bytes are all in; a rate would be stale.
+            let rate = state == .downloading ? figures.flatMap { $0.rate > 0 ? bytes(Int64($0.rate.rounded()), prompts) + "/s" : nil } : nil
             let left = state == .downloading ? figures?.secondsLeft.map { prompts.remaining(duration($0)) } : nil
             return ladder([percent, size, rate, left].compactMap { $0 })
         }
