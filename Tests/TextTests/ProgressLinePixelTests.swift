@@ -6,7 +6,7 @@ import XCTest
 /// The download screen's progress line and prompts, drawn through the text engine and checked
 /// on their pixels at the panel sizes Buoy meets.
 final class ProgressLinePixelTests: XCTestCase {
-    static let panels = [(240, 240), (480, 270), (270, 480), (1920, 1080), (3840, 2160)]
+    static let panels = [(240, 240), (480, 270), (270, 480), (1920, 1080), (3840, 2160), (1080, 1920), (2160, 3840)]
     let figures = TransferFigures(received: 1_250_000, expected: 3_000_000, rate: 1_000_000)
 
     private func isInk(_ p: UInt32) -> Bool { (p >> 16) & 0xff > 160 && (p >> 8) & 0xff > 160 && p & 0xff > 160 }
