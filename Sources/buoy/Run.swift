@@ -16,7 +16,10 @@ struct Run: ParsableCommand {
         abstract: "The download screen: play the animation while files download, the water rising with the bytes.",
         discussion: """
         The first segment loops while downloading; the layer at --keypath (a position) rises from \
-        where it is to one display height above as bytes arrive (eased between curl's bursts). On \
+        where it is to --lift display heights above as bytes arrive (eased between curl's bursts; \
+        1, or 0.5 for the built-in boat, which stays on screen). The bottom band shows the \
+        percentage, size, rate and time left (--progress hide leaves only messages), in \
+        --language or the locale's. On \
         success the current loop finishes at 4x and the success segment plays once. Each --url \
         pairs with the --output and the --sha256 at the same place (give --sha256 none for a file \
         without a checksum when a later one has one); files land atomically, verified. \
