@@ -48,21 +48,21 @@ public enum ProgressLine {
         let size = figures.flatMap { f -> String? in
             guard f.received > 0 || f.expected != nil else { return nil }
             let shown = bytes(f.received, prompts)
-            return f.expected.map { shown + " / " + bytes($0, prompts) } ?? shown
+            return prompts.leftToRight(f.expected.map { shown + " / " + bytes($0, prompts) } ?? shown)
         }
         switch state {
         case .idle, .waiting:
             return []
         case .success, .done:
-            let total = figures.flatMap { f in f.expected ?? (f.received > 0 ? f.received : nil) }.map { bytes($0, prompts) }
+            let total = figures.flatMap { f in f.expected ?? (f.received > 0 ? f.received : nil) }.map { prompts.leftToRight(bytes($0, prompts)) }
             let head = "\u{2713} " + prompts.complete
             return ladder([head, prompts.percent(100), total].compactMap { $0 })
         case .failed:
             return ladder([percent, size].compactMap { $0 })
         case .downloading, .finishing:
             // Finishing: the bytes are all in; a rate would be stale.
-            let rate = state == .downloading ? figures.flatMap { $0.rate > 0 ? bytes(Int64($0.rate.rounded()), prompts) + "/s" : nil } : nil
-            let left = state == .downloading ? figures?.secondsLeft.map { prompts.remaining(duration($0)) } : nil
+            let rate = state == .downloading ? figures.flatMap { $0.rate > 0 ? prompts.leftToRight(bytes(Int64($0.rate.rounded()), prompts) + "/s") : nil } : nil
+            let left = state == .downloading ? figures?.secondsLeft.map { prompts.remaining(prompts.leftToRight(duration($0))) } : nil
             return ladder([percent, size, rate, left].compactMap { $0 })
         }
     }

@@ -83,7 +83,7 @@ public struct Prompts: Equatable, Sendable {
         case .arabic:
             (pressToStart, touchHereToStart) = ("اضغط Enter أو المسافة أو المس الشاشة للبدء", "المس هنا أو اضغط Enter للبدء")
             (failedBecause, pressToRetry) = ("فشل التنزيل: %@", "اضغط أي مفتاح أو المس الشاشة لإعادة المحاولة")
-            (retryingIn, fetchAgain, timeLeft, complete, percentSpace) = ("إعادة المحاولة بعد %@ ث", "شغّل buoy fetch لإعادة المحاولة", "متبقٍ %@", "اكتمل", "\u{00A0}")
+            (retryingIn, fetchAgain, timeLeft, complete, percentSpace) = ("إعادة المحاولة بعد %@ ث", "شغّل buoy fetch لإعادة المحاولة", "متبقٍ %@", "اكتمل", "")
         }
     }
 
@@ -102,6 +102,12 @@ public struct Prompts: Equatable, Sendable {
     public func percent(_ value: Int) -> String { "\(value)\(percentSpace)%" }
 
     public func remaining(_ duration: String) -> String { Self.fill(timeLeft, duration) }
+
+    /// Figures with Latin units ("3.0 MB", "1:05") kept in their order inside right-to-left
+    /// text: a left-to-right isolate (the bidi algorithm would show "MB 3.0"); as they are elsewhere.
+    public func leftToRight(_ text: String) -> String {
+        language == .arabic ? "\u{2066}" + text + "\u{2069}" : text
+    }
 
     /// The template with its one `%@` replaced (a reason may itself hold "%@": it is not re-read).
     static func fill(_ template: String, _ value: String) -> String {

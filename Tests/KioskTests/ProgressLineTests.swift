@@ -46,6 +46,15 @@ final class ProgressLineTests: XCTestCase {
         XCTAssertEqual(ProgressLine.candidates(state: .downloading, fraction: .nan, figures: nil, prompts: english), [])
     }
 
+    /// Right to left, the figures with Latin units are left-to-right isolates, so the bidi
+    /// algorithm keeps "3.0 MB" in its order; elsewhere nothing is added.
+    func testArabicIsolatesTheFigures() {
+        let figures = TransferFigures(received: 1_260_000, expected: 3_000_000, rate: 1_000_000)
+        let line = ProgressLine.candidates(state: .downloading, fraction: 0.42, figures: figures, prompts: Prompts(language: .arabic))[0]
+        XCTAssertEqual(line, "42% · \u{2066}1.3\u{A0}MB / 3.0\u{A0}MB\u{2069} · \u{2066}1.0\u{A0}MB/s\u{2069} · متبقٍ \u{2066}2\u{A0}s\u{2069}")
+        XCTAssertFalse(ProgressLine.candidates(state: .downloading, fraction: 0.42, figures: figures, prompts: english)[0].contains("\u{2066}"))
+    }
+
     func testUnitsAndDurations() {
         XCTAssertEqual(ProgressLine.bytes(0, english), "0\u{A0}B")
         XCTAssertEqual(ProgressLine.bytes(12_345_678, english), "12\u{A0}MB")

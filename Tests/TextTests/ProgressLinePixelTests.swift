@@ -101,6 +101,15 @@ final class ProgressLinePixelTests: XCTestCase {
             XCTAssertGreaterThan(surface.pixels.filter(isInk).count, 300, "\(language): too little ink")
             if let out = ProcessInfo.processInfo.environment["BUOY_TEXT_PNG"] { try? PNG.write(surface, to: out + "-\(language.rawValue).png") }
         }
+        // The progress line in Arabic: its figures keep their left-to-right order ("3.0 MB", not "MB 3.0").
+        let figures = TransferFigures(received: 3_000_000, expected: 3_000_000, rate: 0)
+        let done = try XCTUnwrap(ProgressLine.candidates(state: .done, fraction: 1, figures: figures, prompts: Prompts(language: .arabic)).first)
+        let set = shaper.layout(done, size: 20).lines[0]
+        let scalars = Array(done.unicodeScalars)
+        let digit = try XCTUnwrap(set.glyphs.first { scalars[$0.cluster] == "3" })
+        let unit = try XCTUnwrap(set.glyphs.first { scalars[$0.cluster] == "M" })
+        XCTAssertLessThan(digit.x, unit.x, "3.0 MB in its order: \(done)")
+        XCTAssertTrue(set.glyphs.allSatisfy { $0.glyph != 0 }, "the isolates draw nothing")
         let arabic = shaper.layout("فشل التنزيل", size: 20)
         XCTAssertTrue(arabic.lines[0].rightToLeft)
         // Right to left: the first character's glyph (ف, initial form) is the rightmost one.
