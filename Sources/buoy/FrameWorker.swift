@@ -80,6 +80,8 @@ final class FrameWorker: @unchecked Sendable {
     private var message = ""
     private var figures: TransferFigures?
     private var statusProgress: [String] = []
+    /// The rows of the status band last drawn (under `condition`: the loop reads it for touches).
+    private var drawnBand: Range<Int>?
     private var surface: Surface
     private var version: UInt64 = 0
     private var statusChanged = true
@@ -243,6 +245,18 @@ final class FrameWorker: @unchecked Sendable {
         status = StatusLine(text: message, progress: progress, fraction: bar, width: presenter.width, height: presenter.height, fonts: fonts)
         statusProgress = progress
         statusChanged = true
+        condition.lock()
+        drawnBand = status.band
+        condition.unlock()
+    }
+
+    /// Whether a point (in the screen's pixels) lies on the status band as drawn: a failure's
+    /// band also holds the progress line above the message, and a touch there answers it too.
+    func statusBandContains(y: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let drawnBand, y.isFinite else { return false }
+        return y >= Double(drawnBand.lowerBound) && y < Double(drawnBand.upperBound)
     }
 
     /// The frame is on screen: its trace line, with the time it showed.

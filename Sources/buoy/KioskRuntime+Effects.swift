@@ -118,7 +118,7 @@ extension KioskRuntime {
         guard touchPrompt, let at = press.position else { return nil }
         let p = presenter.rotation.logicalPoint(panelX: at.x, panelY: at.y)
         let x = p.x * Double(presenter.width), y = p.y * Double(presenter.height)
-        return promptLine.contains(x: x, y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
+        return promptLine.contains(x: x, y: y) || frames.statusBandContains(y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
     }
 
     /// The frame thread finished a frame: done, or waiting for its page flip.
