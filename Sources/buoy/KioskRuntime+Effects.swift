@@ -21,7 +21,7 @@ extension KioskRuntime {
                 if case .progress = command, let figures = screenFigures() { job.commands.append(figures) }
                 jobDirty = true
             case .showMessage(let text):
-                // Logged when it changes, and not when it repeats the failure just warned about.
+                // Logged when it changes; a failure's line carries its reason and the hint.
                 if logsStatusLine(text) { printStatus(text.replacingOccurrences(of: "\n", with: " — ")) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
@@ -31,7 +31,7 @@ extension KioskRuntime {
             case .subscribe(let client, let watching): control?.subscribe(client, watching: watching)
             case .publish(let name, let jobEnded): publish(name, jobEnded: jobEnded)
             case .log(let text): printStatus(text)
-            case .warn(let text): printWarning(text)
+            case .warn(let text): if logsWarning(text) { printWarning(text) }
             case .setTimer(let timer, let time): timers.set(.kiosk(timer), at: time)
             case .cancelTimer(let timer): timers.cancel(.kiosk(timer))
             case .exit: break  // the loop ends on the controller's outcome

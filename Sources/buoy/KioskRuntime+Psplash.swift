@@ -16,11 +16,14 @@ extension KioskRuntime {
     }
 
     /// Whether a new status line goes to the log: only when it changes (SWUpdate repeats the
-    /// same MSG with every PROGRESS), and not when it repeats the failure the controller has
-    /// just logged as a warning.
+    /// same MSG with every PROGRESS).
     func logsStatusLine(_ text: String) -> Bool {
-        guard !text.isEmpty, text != message else { return false }
-        if controller.state == .failed, let failure = controller.failure, text.contains(failure) { return false }
-        return true
+        !text.isEmpty && text != message
+    }
+
+    /// Whether a warning goes to the log: not the failure's own reason, which the status line
+    /// that follows it logs once, with what the screen says to do about it.
+    func logsWarning(_ text: String) -> Bool {
+        !(controller.state == .failed && controller.failure == text)
     }
 }

@@ -45,5 +45,6 @@ final class MessageTests: CommandTestCase {
         XCTAssertEqual(status, 5, err)
         XCTAssertEqual(err.components(separatedBy: "HTTP status 404").count - 1, 1, "the reason once:\n\(err)")
         XCTAssertTrue(err.contains("exit status 5"), err)
+        XCTAssertTrue(err.contains("buoy: Download failed: \(base)/status/404: HTTP status 404"), err)
     }
 }
