@@ -225,6 +225,8 @@ public struct TextDocument: Sendable, Interpolatable {
     public var baselineShift: Double
     public var boxPosition: Vec2?
     public var boxSize: Vec2?
+    /// The stroke is drawn over the fill (`of`); else under it.
+    public var strokeOverFill: Bool = false
 
     /// Text changes in steps.
     public static func interpolate(_ a: TextDocument, _ b: TextDocument, _ t: Double, perComponent: [Double]?) -> TextDocument {
@@ -234,6 +236,11 @@ public struct TextDocument: Sendable, Interpolatable {
 
 public struct TextData: Sendable {
     public var documents: Animated<TextDocument>
+    /// Applied in order to each character.
+    public var animators: [TextAnimator] = []
+    /// Where a character's anchor lies, in percent of its advance and size from the centre
+    /// of its baseline (`m.a`).
+    public var groupingAlignment = Animated<Vec2>(Vec2(x: 0, y: 0))
 
     public func document(at frame: Double) -> TextDocument { documents.value(at: frame) }
 }

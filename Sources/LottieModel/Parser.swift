@@ -477,8 +477,11 @@ struct LottieParser {
         }
         guard !keyframes.isEmpty else { throw d.fail("text has no documents") }
         keyframeCount += keyframes.count
-        if node["a"].map({ $0.count > 0 }) == true { warn(node, "text animators are not applied") }
-        return TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        var data = TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        data.animators = list(node, "a", "the text animator is skipped") { p, a in try p.textAnimator(a) }
+        if let more = node["m"] { data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) } }
+        if let path = node["p"], path["m"] != nil { warn(path, "text on a path is drawn on a straight line") }
+        return data
     }
 
     func textDocument(_ node: JSONNode) throws -> TextDocument {
@@ -500,6 +503,7 @@ struct LottieParser {
                             justification: try node["j"]?.int() ?? 0, fillColor: try rgba("fc"), strokeColor: try rgba("sc"),
                             strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: size * 1.2),
                             tracking: try node.optionalDouble("tr", default: 0), baselineShift: try node.optionalDouble("ls", default: 0),
-                            boxPosition: try point("ps"), boxSize: try point("sz"))
+                            boxPosition: try point("ps"), boxSize: try point("sz"),
+                            strokeOverFill: try node["of"]?.bool() ?? false)
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import LottieModel
+import Raster
+import Text
+
+/// Sets text documents in lines, from the file's own glyph shapes (`chars`) when it has every
+/// character, else from fonts through the text engine (HarfBuzz shaping, bidi, fallback faces
+/// for characters the font lacks). Fonts are found by PostScript name, family and style in the
+/// caller's folders and the system's (fontconfig); a font that is not installed is replaced by
+/// Helvetica's stand-in, as Core Text does for lottie-ios.
+///
+/// A reference type so the immutable renderer can fill its caches lazily; it is owned by one
+/// renderer. A lock: bands of one frame may be drawn on several threads, and the font library
+/// is not thread-safe.
+final class TextFonts: @unchecked Sendable {
+    /// The file's glyphs by character, family and style: outline in ems and advance in ems.
+    typealias FileGlyphs = [String: (outline: RasterPath, advance: Double)]
+
+    private let lock = NSLock()
+    private let directories: [String]
+    private let fileGlyphs: FileGlyphs
+    private let budget: RenderBudget
+    /// Opened on the first text drawn from a font (nil inside: fontconfig failed).
+    private var library: FontLibrary??
+    private var stacks: [String: FontStack?] = [:]
+    private var layouts: [String: SetText] = [:]
+    private static let maxCachedLayouts = 256
+
+    /// Where what cannot be drawn is reported (once each).
+    private let notes: RenderNotes?
+
+    init(directories: [String], fileGlyphs: FileGlyphs, budget: RenderBudget, notes: RenderNotes? = nil) {
+        self.directories = directories
+        self.notes = notes
+        self.fileGlyphs = fileGlyphs
+        self.budget = budget
+    }
+
+    static func glyphKey(_ character: String, _ family: String, _ style: String) -> String {
+        "\(character)\u{1}\(family)\u{1}\(style)"
+    }
+
+    /// `doc` set in lines (cached: documents change in steps, animators act on the result).
+    func set(_ doc: TextDocument, font: Font?) -> SetText {
+        let key = [doc.text, doc.fontName, "\(doc.size)", "\(doc.tracking)", "\(doc.lineHeight)", "\(doc.justification)",
+                   "\(doc.baselineShift)", "\(String(describing: doc.boxPosition))", "\(String(describing: doc.boxSize))"].joined(separator: "\u{1}")
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = layouts[key] { return known }
+        let text = doc.text.replacingOccurrences(of: "\u{3}", with: "\r")
+        var result = setFromFileGlyphs(doc, text: text, font: font) ?? setFromFont(doc, text: text, font: font)
+        result.scalars = Array(text.unicodeScalars)
+        if let warning = result.warning { notes?.note(warning) }
+        if layouts.count >= Self.maxCachedLayouts { layouts.removeAll() }
+        layouts[key] = result
+        return result
+    }
+
+    // MARK: Fonts
+
+    private func stack(for doc: TextDocument, font: Font?) -> FontStack? {
+        let name = font?.name ?? doc.fontName, family = font?.family ?? "", style = font?.style ?? ""
+        let key = name + "\u{1}" + family + "\u{1}" + style
+        if let known = stacks[key] { return known }
+        if library == nil { library = .some(try? FontLibrary(extraDirectories: directories)) }
+        guard let library = library ?? nil else { return nil }
+        let request = FontRequest(family: family.isEmpty ? name : family, style: style, postScriptName: name)
+        let found: FontStack?
+        if library.namedFace(for: request) != nil {
+            found = try? library.stack(for: request)
+        } else {
+            // Core Text answers a name it does not know with Helvetica: so do we (fontconfig
+            // gives its metric twin where installed, else its default face).
+            found = try? library.stack(for: FontRequest(family: "Helvetica"))
+        }
+        stacks[key] = found
+        return found
+    }
+
+    private func setFromFont(_ doc: TextDocument, text: String, font: Font?) -> SetText {
+        var set = SetText(alignment: justificationFactor(doc.justification), size: doc.size)
+        guard let stack = stack(for: doc, font: font) else {
+            set.warning = "no font could be found for \"\(doc.fontName)\"; the text is not drawn"
+            return set
+        }
+        let face = stack.primary
+        let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size)
+        var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
+        options.tracking = doc.tracking / 1000
+        let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)
+        var elements = 0
+        for (index, line) in layout.lines.enumerated() {
+            let baseline = placement.firstBaseline + line.baseline
+            guard placement.fits(baseline: baseline) else { break }
+            let start = placement.lineStart(width: line.width)
+            for (k, g) in line.glyphs.enumerated() {
+                guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else {
+                    set.warning = "the text has more glyphs than the budget allows; the rest are not drawn"
+                    break
+                }
+                let outline = g.face.outline(glyph: g.glyph)
+                elements += outline.elements.count
+                let next = k + 1 < line.glyphs.count ? line.glyphs[k + 1].x : line.x + line.width
+                set.glyphs.append(SetGlyph(outline: outline, x: start + g.x - line.x, y: baseline + g.y - line.baseline,
+                                           advance: max(0, next - g.x), character: line.textRange.lowerBound + g.cluster, line: index))
+            }
+            set.lineCount = index + 1
+        }
+        return set
+    }
+
+    // MARK: The file's glyphs
+
+    /// The text set from the file's glyph shapes; nil when the file lacks one of its characters.
+    private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
+        guard !fileGlyphs.isEmpty else { return nil }
+        let family = font?.family ?? doc.fontName, style = font?.style ?? ""
+        var paragraphs: [[(scalar: Unicode.Scalar, glyph: (outline: RasterPath, advance: Double)?)]] = [[]]
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" || scalar == "\n" {
+                paragraphs.append([])
+                continue
+            }
+            let glyph = fileGlyphs[Self.glyphKey(String(scalar), family, style)]
+            if glyph == nil && !scalar.properties.isWhitespace { return nil }
+            paragraphs[paragraphs.count - 1].append((scalar, glyph))
+        }
+        // The file gives no cap height: its fonts list's ascent stands in for it.
+        let ascent = (font?.ascent ?? 75) / 100 * doc.size
+        let placement = LinePlacement(doc: doc, capHeight: ascent)
+        var set = SetText(alignment: placement.alignment, size: doc.size)
+        let tracking = doc.tracking / 1000 * doc.size
+        var lineIndex = 0, paragraphStart = 0, elements = 0
+        for paragraph in paragraphs {
+            // A space the file has no glyph for advances by half an em.
+            let advances = paragraph.map { ($0.glyph?.advance ?? 0.5) * doc.size + tracking }
+            for range in LineBreaking.lines(paragraph.map(\.scalar), advances: advances, width: placement.wrapWidth) {
+                let baseline = placement.firstBaseline + Double(lineIndex) * placement.lineHeight
+                guard placement.fits(baseline: baseline) else { return set }
+                var end = range.upperBound
+                while end > range.lowerBound && paragraph[end - 1].scalar.properties.isWhitespace { end -= 1 }
+                var x = placement.lineStart(width: advances[range.lowerBound..<end].reduce(0, +))
+                for i in range {
+                    guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else { return set }
+                    let outline = paragraph[i].glyph?.outline ?? RasterPath()
+                    elements += outline.elements.count
+                    set.glyphs.append(SetGlyph(outline: outline, x: x, y: baseline, advance: advances[i],
+                                               character: paragraphStart + i, line: lineIndex))
+                    x += advances[i]
+                }
+                lineIndex += 1
+                set.lineCount = lineIndex
+            }
+            paragraphStart += paragraph.count + 1
+        }
+        return set
+    }
+}
