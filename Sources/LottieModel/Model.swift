@@ -227,6 +227,8 @@ public struct TextDocument: Sendable, Interpolatable {
     public var boxSize: Vec2?
     /// The stroke is drawn over the fill (`of`); else under it.
     public var strokeOverFill: Bool = false
+    /// Capitals (`ca`): 0 as written, 1 all caps, 2 small caps (drawn as all caps).
+    public var caps: Int = 0
 
     /// Text changes in steps.
     public static func interpolate(_ a: TextDocument, _ b: TextDocument, _ t: Double, perComponent: [Double]?) -> TextDocument {

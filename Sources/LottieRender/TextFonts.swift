@@ -43,11 +43,12 @@ final class TextFonts: @unchecked Sendable {
     /// `doc` set in lines (cached: documents change in steps, animators act on the result).
     func set(_ doc: TextDocument, font: Font?) -> SetText {
         let key = [doc.text, doc.fontName, "\(doc.size)", "\(doc.tracking)", "\(doc.lineHeight)", "\(doc.justification)",
-                   "\(doc.baselineShift)", "\(String(describing: doc.boxPosition))", "\(String(describing: doc.boxSize))"].joined(separator: "\u{1}")
+                   "\(doc.baselineShift)", "\(doc.caps)", "\(String(describing: doc.boxPosition))", "\(String(describing: doc.boxSize))"].joined(separator: "\u{1}")
         lock.lock()
         defer { lock.unlock() }
         if let known = layouts[key] { return known }
-        let text = doc.text.replacingOccurrences(of: "\u{3}", with: "\r")
+        var text = doc.text.replacingOccurrences(of: "\u{3}", with: "\r")
+        if doc.caps != 0 { text = text.uppercased() }
         var result = setFromFileGlyphs(doc, text: text, font: font) ?? setFromFont(doc, text: text, font: font)
         result.scalars = Array(text.unicodeScalars)
         if let warning = result.warning { notes?.note(warning) }
