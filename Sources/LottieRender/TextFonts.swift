@@ -112,20 +112,31 @@ final class TextFonts: @unchecked Sendable {
 
     // MARK: The file's glyphs
 
-    /// The text set from the file's glyph shapes; nil when the file lacks one of its characters.
+    /// One character from the font the document names (or its fallbacks), unshaped.
+    private func fontGlyph(_ scalar: Unicode.Scalar, doc: TextDocument, font: Font?) -> (outline: RasterPath, advance: Double)? {
+        guard let stack = stack(for: doc, font: font),
+              let g = TextShaper(stack: stack).shape([scalar]).runs.first?.glyphs.first else { return nil }
+        return (g.face.outline(glyph: g.glyph), g.xAdvance)
+    }
+
+    /// The text set from the file's glyph shapes and advances (After Effects' own measures),
+    /// a character the file has no glyph for taken from the font; nil when the file has
+    /// none of the text's glyphs.
     private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
         guard !fileGlyphs.isEmpty else { return nil }
         let family = font?.family ?? doc.fontName, style = font?.style ?? ""
         var paragraphs: [[(scalar: Unicode.Scalar, glyph: (outline: RasterPath, advance: Double)?)]] = [[]]
+        var fromFile = 0
         for scalar in text.unicodeScalars {
             if scalar == "\r" || scalar == "\n" {
                 paragraphs.append([])
                 continue
             }
-            let glyph = fileGlyphs[Self.glyphKey(String(scalar), family, style)]
-            if glyph == nil && !scalar.properties.isWhitespace { return nil }
+            var glyph = fileGlyphs[Self.glyphKey(String(scalar), family, style)]
+            if glyph != nil { fromFile += 1 } else { glyph = fontGlyph(scalar, doc: doc, font: font) }
             paragraphs[paragraphs.count - 1].append((scalar, glyph))
         }
+        guard fromFile > 0 else { return nil }
         // The file gives no cap height: its fonts list's ascent stands in for it.
         let ascent = (font?.ascent ?? 75) / 100 * doc.size
         let placement = LinePlacement(doc: doc, capHeight: ascent)
