@@ -89,11 +89,17 @@ final class TextFonts: @unchecked Sendable {
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
         let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)
+        let scalars = Array(text.unicodeScalars)
+        func isSpace(_ i: Int) -> Bool { i >= 0 && i < scalars.count && scalars[i].properties.isWhitespace }
         var elements = 0
         for (index, line) in layout.lines.enumerated() {
             let baseline = placement.firstBaseline + line.baseline
             guard placement.fits(baseline: baseline) else { break }
-            let start = placement.lineStart(width: line.width)
+            let end = line.textRange.upperBound
+            let endsParagraph = end >= scalars.count || scalars[end] == "\r" || scalars[end] == "\n"
+            let spaces = line.glyphs.filter { isSpace(line.textRange.lowerBound + $0.cluster) }.count
+            let (start, stretch) = placement.lineStart(width: line.width, endsParagraph: endsParagraph, spaces: spaces)
+            var gained = 0.0
             for (k, g) in line.glyphs.enumerated() {
                 guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else {
                     set.warning = "the text has more glyphs than the budget allows; the rest are not drawn"
@@ -102,8 +108,11 @@ final class TextFonts: @unchecked Sendable {
                 let outline = g.face.outline(glyph: g.glyph)
                 elements += outline.elements.count
                 let next = k + 1 < line.glyphs.count ? line.glyphs[k + 1].x : line.x + line.width
-                set.glyphs.append(SetGlyph(outline: outline, x: start + g.x - line.x, y: baseline + g.y - line.baseline,
-                                           advance: max(0, next - g.x), character: line.textRange.lowerBound + g.cluster, line: index))
+                let character = line.textRange.lowerBound + g.cluster
+                let extra = isSpace(character) ? stretch : 0
+                set.glyphs.append(SetGlyph(outline: outline, x: start + g.x - line.x + gained, y: baseline + g.y - line.baseline,
+                                           advance: max(0, next - g.x) + extra, character: character, line: index))
+                gained += extra
             }
             set.lineCount = index + 1
         }
@@ -151,14 +160,19 @@ final class TextFonts: @unchecked Sendable {
                 guard placement.fits(baseline: baseline) else { return set }
                 var end = range.upperBound
                 while end > range.lowerBound && paragraph[end - 1].scalar.properties.isWhitespace { end -= 1 }
-                var x = placement.lineStart(width: advances[range.lowerBound..<end].reduce(0, +))
+                let spaces = paragraph[range.lowerBound..<end].filter { $0.scalar.properties.isWhitespace }.count
+                let start = placement.lineStart(width: advances[range.lowerBound..<end].reduce(0, +),
+                                                endsParagraph: range.upperBound >= paragraph.count, spaces: spaces)
+                var x = start.x
+                let stretch = start.stretch
                 for i in range {
                     guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else { return set }
                     let outline = paragraph[i].glyph?.outline ?? RasterPath()
                     elements += outline.elements.count
-                    set.glyphs.append(SetGlyph(outline: outline, x: x, y: baseline, advance: advances[i],
+                    let advance = advances[i] + (i < end && paragraph[i].scalar.properties.isWhitespace ? stretch : 0)
+                    set.glyphs.append(SetGlyph(outline: outline, x: x, y: baseline, advance: advance,
                                                character: paragraphStart + i, line: lineIndex))
-                    x += advances[i]
+                    x += advance
                 }
                 lineIndex += 1
                 set.lineCount = lineIndex

@@ -69,6 +69,18 @@ struct LinePlacement {
         return -alignment * width
     }
 
+    /// Box text justified (`j` 3...6): lines a paragraph goes on after are stretched to the
+    /// box's width at their spaces; the last line is aligned as the code says (6: stretched too).
+    var justifies: Bool { doc.boxPosition != nil && wrapWidth != nil && (3...6).contains(doc.justification) }
+
+    /// The pen start of a line `width` wide holding `spaces` spaces, and what each space gains.
+    func lineStart(width: Double, endsParagraph: Bool, spaces: Int) -> (x: Double, stretch: Double) {
+        if justifies, spaces > 0, !endsParagraph || doc.justification == 6, let box = doc.boxPosition, let boxWidth = wrapWidth {
+            return (box.x, max(0, boxWidth - width) / Double(spaces))
+        }
+        return (lineStart(width: width), 0)
+    }
+
     /// Whether a baseline still lies within a box text's box (lines below it are not drawn).
     func fits(baseline: Double) -> Bool {
         guard let box = doc.boxPosition, let size = doc.boxSize, size.y > 0 else { return true }

@@ -125,3 +125,20 @@ final class LottieTextLayoutTests: XCTestCase {
         XCTAssertEqual(ink.maxY - ink.minY + 1, 40 + Int((0.729 * 30).rounded()), accuracy: 2)
     }
 }
+
+extension LottieTextLayoutTests {
+    func testJustifiedBoxTextStretchesAllButTheLastLine() throws {
+        // "HH HH HH" in a 160-wide box: "HH HH" (~133) then "HH". Justified with the last line
+        // right (j 4): the first line reaches both edges, the last ends at the right edge.
+        let s = try render(#""t":"HH HH HH","s":40,"j":4,"ps":[20,10],"sz":[160,120],"lh":50"#, width: 220, height: 140, position: (0, 0))
+        func inkRange(rows: Range<Int>) -> (Int, Int)? {
+            let xs = rows.flatMap { y in (0..<s.width).filter { alpha(s, $0, y) > 128 } }
+            return xs.min().map { ($0, xs.max()!) }
+        }
+        let first = try XCTUnwrap(inkRange(rows: 10..<40)), last = try XCTUnwrap(inkRange(rows: 60..<90))
+        XCTAssertEqual(first.0, 20 + 3, accuracy: 2, "starts at the box's left (plus the H's side bearing)")
+        XCTAssertEqual(first.1, 180 - 3, accuracy: 2, "ends at the box's right")
+        XCTAssertEqual(last.1, 180 - 3, accuracy: 2)
+        XCTAssertGreaterThan(last.0, 100, "the last line is aligned right, not stretched")
+    }
+}
