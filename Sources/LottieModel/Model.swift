@@ -219,6 +219,7 @@ public struct TextDocument: Sendable, Interpolatable {
     public var fillColor: RGBA?
     public var strokeColor: RGBA?
     public var strokeWidth: Double
+    /// Between baselines; 0 when the file gives none (the font's own line height is used).
     public var lineHeight: Double
     /// Thousandths of an em between letters.
     public var tracking: Double

@@ -501,7 +501,7 @@ struct LottieParser {
         let size = try node.optionalDouble("s", default: 10)
         return TextDocument(text: try node.optionalString("t") ?? "", fontName: try node.optionalString("f") ?? "", size: size,
                             justification: try node["j"]?.int() ?? 0, fillColor: try rgba("fc"), strokeColor: try rgba("sc"),
-                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: size * 1.2),
+                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: 0),
                             tracking: try node.optionalDouble("tr", default: 0), baselineShift: try node.optionalDouble("ls", default: 0),
                             boxPosition: try point("ps"), boxSize: try point("sz"),
                             strokeOverFill: try node["of"]?.bool() ?? false, caps: (try? node["ca"]?.int()).flatMap { $0 } ?? 0)

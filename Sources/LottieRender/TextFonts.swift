@@ -85,7 +85,8 @@ final class TextFonts: @unchecked Sendable {
             return set
         }
         let face = stack.primary
-        let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size)
+        let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size,
+                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
         let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)

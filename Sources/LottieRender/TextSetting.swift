@@ -50,13 +50,29 @@ struct LinePlacement {
     /// Of the first baseline, in layer units.
     let firstBaseline: Double
 
-    init(doc: TextDocument, capHeight: Double) {
+    /// The distance between baselines.
+    let lineHeight: Double
+
+    /// - Parameters:
+    ///   - capHeight: of the font at the document's size.
+    ///   - naturalLineHeight: the font's ascent, descent and line gap at the size, when known:
+    ///     lines are never closer than that (as lottie-ios sets them, Core Text spacing lines
+    ///     at least a font's height apart), and a document without a line height uses it.
+    init(doc: TextDocument, capHeight: Double, naturalLineHeight: Double? = nil) {
         self.doc = doc
         alignment = justificationFactor(doc.justification)
+        // A baseline shift (`ls`) raises the text.
         if let box = doc.boxPosition {
-            firstBaseline = box.y + capHeight
+            firstBaseline = box.y + capHeight - doc.baselineShift
         } else {
             firstBaseline = -doc.baselineShift
+        }
+        let given = doc.lineHeight.isFinite && doc.lineHeight > 0 ? doc.lineHeight : nil
+        switch (given, naturalLineHeight) {
+        case let (given?, natural?): lineHeight = max(given, natural.isFinite ? natural : 0)
+        case let (given?, nil): lineHeight = given
+        case let (nil, natural?) where natural.isFinite && natural > 0: lineHeight = natural
+        default: lineHeight = doc.size * 1.2
         }
     }
 
@@ -87,8 +103,6 @@ struct LinePlacement {
         return baseline <= box.y + size.y + 0.5
     }
 
-    /// The distance between baselines.
-    var lineHeight: Double { doc.lineHeight > 0 && doc.lineHeight.isFinite ? doc.lineHeight : doc.size * 1.2 }
 
     /// The width lines wrap at: a box text's width.
     var wrapWidth: Double? {

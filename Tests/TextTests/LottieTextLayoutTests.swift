@@ -142,3 +142,18 @@ extension LottieTextLayoutTests {
         XCTAssertGreaterThan(last.0, 100, "the last line is aligned right, not stretched")
     }
 }
+
+extension LottieTextLayoutTests {
+    func testLinesAreNeverCloserThanTheFontsOwnHeight() throws {
+        // As lottie-ios: a line height below the font's ascent + descent + gap is raised to it,
+        // and a document without one uses it.
+        let library = try FontLibrary()
+        let face = try library.stack(for: FontRequest(family: "DejaVu Sans", postScriptName: "DejaVuSans")).primary
+        let natural = (face.ascent + face.descent + face.lineGap) * 30
+        for document in [#""t":"H\rH","s":30,"j":0,"lh":10"#, #""t":"H\rH","s":30,"j":0"#] {
+            let s = try render(document, width: 100, height: 120, position: (10, 40))
+            let ink = try XCTUnwrap(inkBounds(s))
+            XCTAssertEqual(Double(ink.maxY - ink.minY + 1), natural + face.capHeight * 30, accuracy: 2, document)
+        }
+    }
+}
