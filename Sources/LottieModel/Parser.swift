@@ -479,6 +479,10 @@ struct LottieParser {
         keyframeCount += keyframes.count
         var data = TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
         data.animators = list(node, "a", "the text animator is skipped") { p, a in try p.textAnimator(a) }
+        if data.animators.count > limits.maxTextAnimators {
+            if let list = node["a"] { warn(list, "more than \(limits.maxTextAnimators) text animators; the rest are not applied") }
+            data.animators.removeLast(data.animators.count - limits.maxTextAnimators)
+        }
         if let more = node["m"] { data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) } }
         if let path = node["p"], path["m"] != nil { warn(path, "text on a path is drawn on a straight line") }
         return data

@@ -95,10 +95,11 @@ struct TextAnimation {
             selectors.map { basis, selector in selector.factor(unit: units.unit(basis, character: g.character, line: g.line)) }
         }
         let shifts = trackingShifts(set, factors: factors, frame: frame)
+        let values = animators.map { AnimatorValues($0.properties, at: frame) }
         return set.glyphs.indices.map { i in
             let g = set.glyphs[i]
             var look = base
-            let m = glyphMatrix(g, size: set.size, factors: factors[i], look: &look, frame: frame)
+            let m = glyphMatrix(g, size: set.size, factors: factors[i], values: values, look: &look)
             return AnimatedGlyph(glyph: i, matrix: m.concatenating(.translation(shifts[i], 0)), look: look)
         }
     }
@@ -125,21 +126,21 @@ struct TextAnimation {
     /// its advance on the baseline, moved by the grouping alignment) taken to the origin, the
     /// animators' anchor, scale, skew and rotation applied there, then moved to its place plus
     /// the animators' position. Paint properties are blended into `look`.
-    private func glyphMatrix(_ g: SetGlyph, size: Double, factors: [Double], look: inout GlyphLook, frame: Double) -> Matrix {
+    private func glyphMatrix(_ g: SetGlyph, size: Double, factors: [Double], values: [AnimatorValues], look: inout GlyphLook) -> Matrix {
         var anchor = Vec2(x: 0, y: 0), position = Vec2(x: 0, y: 0), scale = Vec2(x: 1, y: 1)
         var rotation = 0.0, skew = 0.0, skewAxis = 0.0
-        for (k, animator) in animators.enumerated() {
-            let f = factors[k], p = animator.properties
+        for (k, v) in values.enumerated() {
+            let f = factors[k]
             guard f != 0 else { continue }
-            if let a = p.anchor?.value(at: frame) { anchor.x += a.x * f; anchor.y += a.y * f }
-            if let v = p.position?.value(at: frame) { position.x += v.x * f; position.y += v.y * f }
-            if let s = p.scale?.value(at: frame) { scale.x *= 1 + (s.x / 100 - 1) * f; scale.y *= 1 + (s.y / 100 - 1) * f }
-            if let r = p.rotation?.value(at: frame) { rotation += r * f }
-            if let sk = p.skew?.value(at: frame) { skew += sk * f; skewAxis = p.skewAxis?.value(at: frame) ?? skewAxis }
-            if let o = p.opacity?.value(at: frame) { look.opacity *= max(0, 1 + (o / 100 - 1) * f) }
-            if let c = p.fillColor?.value(at: frame) { look.fill = blend(look.fill, c, f) }
-            if let c = p.strokeColor?.value(at: frame) { look.stroke = blend(look.stroke, c, f) }
-            if let w = p.strokeWidth?.value(at: frame) { look.strokeWidth = max(0, look.strokeWidth + w * f) }
+            if let a = v.anchor { anchor.x += a.x * f; anchor.y += a.y * f }
+            if let p = v.position { position.x += p.x * f; position.y += p.y * f }
+            if let s = v.scale { scale.x *= 1 + (s.x / 100 - 1) * f; scale.y *= 1 + (s.y / 100 - 1) * f }
+            if let r = v.rotation { rotation += r * f }
+            if let sk = v.skew { skew += sk * f; skewAxis = v.skewAxis ?? skewAxis }
+            if let o = v.opacity { look.opacity *= max(0, 1 + (o / 100 - 1) * f) }
+            if let c = v.fillColor { look.fill = blend(look.fill, c, f) }
+            if let c = v.strokeColor { look.stroke = blend(look.stroke, c, f) }
+            if let w = v.strokeWidth { look.strokeWidth = max(0, look.strokeWidth + w * f) }
         }
         let centre = Vec2(x: g.advance / 2 * (1 + grouping.x / 100), y: grouping.y / 100 * size / 2)
         var m = Matrix.scale(size, size).concatenating(.translation(-centre.x - anchor.x, -centre.y - anchor.y))
@@ -157,5 +158,25 @@ struct TextAnimation {
     private func blend(_ from: RGBA?, _ to: RGBA, _ f: Double) -> RGBA {
         let a = from ?? RGBA(r: 0, g: 0, b: 0)
         return RGBA(r: a.r + (to.r - a.r) * f, g: a.g + (to.g - a.g) * f, b: a.b + (to.b - a.b) * f, a: 1)
+    }
+}
+
+/// An animator's properties at one frame (evaluated once, applied to every glyph).
+private struct AnimatorValues {
+    var anchor, position, scale: Vec2?
+    var rotation, skew, skewAxis, opacity, strokeWidth: Double?
+    var fillColor, strokeColor: RGBA?
+
+    init(_ p: TextAnimatorProperties, at frame: Double) {
+        anchor = p.anchor?.value(at: frame)
+        position = p.position?.value(at: frame)
+        scale = p.scale?.value(at: frame)
+        rotation = p.rotation?.value(at: frame)
+        skew = p.skew?.value(at: frame)
+        skewAxis = p.skewAxis?.value(at: frame)
+        opacity = p.opacity?.value(at: frame)
+        strokeWidth = p.strokeWidth?.value(at: frame)
+        fillColor = p.fillColor?.value(at: frame)
+        strokeColor = p.strokeColor?.value(at: frame)
     }
 }

@@ -134,4 +134,25 @@ final class TextAnimatorTests: XCTestCase {
         XCTAssertEqual(pixel(s, 70, 50), 0)
         XCTAssertEqual(pixel(s, 90, 50), 0)
     }
+
+    func testHostileAnimatorValuesDrawNothingWrongAndDoNotTrap() throws {
+        let hostile = #"{"nm":"H","s":{"t":0,"r":1,"b":3,"sh":5,"s":{"a":0,"k":-1e308},"e":{"a":0,"k":1e308},"o":{"a":0,"k":1e308},"#
+            + #""xe":{"a":0,"k":1e300},"ne":{"a":0,"k":-1e300},"a":{"a":0,"k":1e300},"sm":{"a":0,"k":-5}},"#
+            + #""a":{"t":{"a":0,"k":1e300},"s":{"a":0,"k":[0,1e308]},"p":{"a":0,"k":[1e308,-1e308]},"r":{"a":0,"k":1e308},"#
+            + #""sk":{"a":0,"k":1e308},"o":{"a":0,"k":-1e308},"sw":{"a":0,"k":1e308},"fc":{"a":0,"k":[1e9,-1e9,0]}}}"#
+        let plain = #"{"s":{"t":0,"s":{"a":0,"k":0},"e":{"a":0,"k":50}},"a":{"o":{"a":0,"k":50}}}"#
+        let animators = ([hostile] + Array(repeating: plain, count: 149)).joined(separator: ",")
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,\(Self.glyphFile)
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":60,"st":0,"ks":{"p":{"a":0,"k":[20,90]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"\(String(repeating: "I I\\r", count: 300))","f":"Bars-Regular","s":100,"fc":[1,0,0],"sc":[0,1,0],"sw":1}}]},
+               "a":[\(animators)]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "hostile.json", baseDirectory: nil)
+        XCTAssertTrue(animation.warnings.contains { $0.message.contains("text animators") })
+        guard case .text(let data) = animation.layers[0].kind else { return XCTFail("not a text layer") }
+        XCTAssertEqual(data.animators.count, ParseLimits().maxTextAnimators)
+        let surface = AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        XCTAssertEqual(surface.pixels.count, 100 * 100)
+    }
 }
