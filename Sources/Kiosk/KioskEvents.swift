@@ -22,6 +22,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var writesFiles = false
     /// What the status line says while waiting for a press.
     public var prompt = "Press Enter, Space or touch the screen to start"
+    /// The screen's words (the failure's two lines) in the chosen language.
+    public var prompts = Prompts(language: .english)
 
     public init() {}
 
