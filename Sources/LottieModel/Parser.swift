@@ -508,6 +508,6 @@ struct LottieParser {
                             strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: 0),
                             tracking: try node.optionalDouble("tr", default: 0), baselineShift: try node.optionalDouble("ls", default: 0),
                             boxPosition: try point("ps"), boxSize: try point("sz"),
-                            strokeOverFill: try node["of"]?.bool() ?? false, caps: (try? node["ca"]?.int()).flatMap { $0 } ?? 0)
+                            strokeOverFill: try node["of"]?.bool() ?? false, caps: (try? node["ca"]?.int()) ?? 0)
     }
 }
