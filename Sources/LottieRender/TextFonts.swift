@@ -23,6 +23,8 @@ final class TextFonts: @unchecked Sendable {
     /// Opened on the first text drawn from a font (nil inside: fontconfig failed).
     private var library: FontLibrary??
     private var stacks: [String: FontStack?] = [:]
+    /// The font files of `directories`, listed on the first font not known to fontconfig.
+    private var fontFiles: [String]?
     private var layouts: [String: SetText] = [:]
     private static let maxCachedLayouts = 256
 
@@ -69,6 +71,9 @@ final class TextFonts: @unchecked Sendable {
         let found: FontStack?
         if library.namedFace(for: request) != nil {
             found = try? library.stack(for: request)
+        } else if let file = fileNamed(name: name, family: family, style: style),
+                  let stack = try? library.stack(file: file, fallbackFor: request) {
+            found = stack
         } else {
             // Core Text answers a name it does not know with Helvetica: so do we (fontconfig
             // gives its metric twin where installed, else its default face).
@@ -76,6 +81,31 @@ final class TextFonts: @unchecked Sendable {
         }
         stacks[key] = found
         return found
+    }
+
+    /// A font file in the caller's folders named like the font (its PostScript name, or family
+    /// and style, spaces left out), for fonts whose files carry other names inside.
+    private func fileNamed(name: String, family: String, style: String) -> String? {
+        if fontFiles == nil {
+            var found: [String] = []
+            for dir in directories where !dir.isEmpty {
+                guard let walker = FileManager.default.enumerator(atPath: dir) else { continue }
+                while let item = walker.nextObject() as? String, found.count < 10_000 {
+                    let lower = item.lowercased()
+                    if lower.hasSuffix(".ttf") || lower.hasSuffix(".otf") || lower.hasSuffix(".ttc") {
+                        found.append((dir as NSString).appendingPathComponent(item))
+                    }
+                }
+            }
+            fontFiles = found
+        }
+        func stem(_ path: String) -> String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased() }
+        let compact = family.replacingOccurrences(of: " ", with: "")
+        let wanted = [name, compact + "-" + style.replacingOccurrences(of: " ", with: ""), compact].map { $0.lowercased() }
+        for w in wanted where !w.isEmpty && w != "-" {
+            if let hit = fontFiles?.first(where: { stem($0) == w }) { return hit }
+        }
+        return nil
     }
 
     private func setFromFont(_ doc: TextDocument, text: String, font: Font?) -> SetText {

@@ -157,3 +157,34 @@ extension LottieTextLayoutTests {
         }
     }
 }
+
+extension LottieTextLayoutTests {
+    func testAFontFileNamedLikeTheFontIsUsed() throws {
+        // A font folder holding WenQuanYi Zen Hei under the name the animation gives its font
+        // (whose PostScript name says otherwise): its Latin letters are drawn, not Helvetica's.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-fontfile-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+                                         toPath: folder.appendingPathComponent("HouseFont-Bold.ttc").path)
+        func render(fontName: String, directories: [String]) throws -> Surface {
+            let json = """
+            {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":160,"h":60,
+             "fonts":{"list":[{"fName":"\(fontName)","fFamily":"House Font","fStyle":"Bold","ascent":76}]},
+             "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,45]}},
+              "t":{"d":{"k":[{"t":0,"s":{"t":"Agile","f":"\(fontName)","s":36,"j":0,"fc":[1,1,1]}}]},"a":[]}}]}
+            """
+            let animation = try Animation.parse(Array(json.utf8), name: "f.json", baseDirectory: nil)
+            return AnimationRenderer(animation: animation, fontDirectories: directories).render(frame: 0, viewport: Viewport(width: 160, height: 60))
+        }
+        let byFile = try render(fontName: "HouseFont-Bold", directories: [folder.path])
+        let without = try render(fontName: "HouseFont-Bold", directories: [])
+        let library = try FontLibrary()
+        let wqy = try library.stack(for: FontRequest(family: "WenQuanYi Zen Hei"))
+        var reference = Surface(width: 160, height: 60)
+        reference.fill(TextShaper(stack: wqy).layout("Agile", size: 36).path(), transform: .translation(10, 45),
+                       paint: .solid(Color(r: 1, g: 1, b: 1, a: 1)))
+        XCTAssertLessThanOrEqual(difference(byFile, reference).max, 2)
+        XCTAssertGreaterThan(difference(without, reference).count, 100, "without the folder another face is drawn")
+    }
+}
