@@ -237,6 +237,8 @@ public struct TextDocument: Sendable, Interpolatable {
     }
 }
 
+public enum TextAnchorGrouping: Int, Sendable { case characters = 1, words, lines, all }
+
 public struct TextData: Sendable {
     public var documents: Animated<TextDocument>
     /// Applied in order to each character.
@@ -244,6 +246,9 @@ public struct TextData: Sendable {
     /// Where a character's anchor lies, in percent of its advance and size from the centre
     /// of its baseline (`m.a`).
     public var groupingAlignment = Animated<Vec2>(Vec2(x: 0, y: 0))
+    /// What characters turn and scale about (`m.g`): each its own centre, or the centre of
+    /// its word, its line or the whole text.
+    public var anchorGrouping: TextAnchorGrouping = .characters
 
     public func document(at frame: Double) -> TextDocument { documents.value(at: frame) }
 }

@@ -483,7 +483,13 @@ struct LottieParser {
             if let list = node["a"] { warn(list, "more than \(limits.maxTextAnimators) text animators; the rest are not applied") }
             data.animators.removeLast(data.animators.count - limits.maxTextAnimators)
         }
-        if let more = node["m"] { data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) } }
+        if let more = node["m"] {
+            data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) }
+            data.anchorGrouping = optional(more, "g", data.anchorGrouping) { _, g in
+                guard let grouping = TextAnchorGrouping(rawValue: try g.int()) else { throw g.fail("anchor grouping is not one of 1...4") }
+                return grouping
+            }
+        }
         if let path = node["p"], path["m"] != nil { warn(path, "text on a path is drawn on a straight line") }
         return data
     }

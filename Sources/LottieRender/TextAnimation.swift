@@ -80,6 +80,7 @@ struct TextUnits {
 struct TextAnimation {
     let animators: [TextAnimator]
     let grouping: Vec2
+    var anchorGrouping: TextAnchorGrouping = .characters
 
     func apply(to set: SetText, doc: TextDocument, frame: Double) -> [AnimatedGlyph] {
         let base = GlyphLook(opacity: 1, fill: doc.fillColor, stroke: doc.strokeColor, strokeWidth: doc.strokeWidth)
@@ -96,12 +97,33 @@ struct TextAnimation {
         }
         let shifts = trackingShifts(set, factors: factors, frame: frame)
         let values = animators.map { AnimatorValues($0.properties, at: frame) }
+        let anchors = anchorCentres(set, units: units)
         return set.glyphs.indices.map { i in
             let g = set.glyphs[i]
             var look = base
-            let m = glyphMatrix(g, size: set.size, factors: factors[i], values: values, look: &look)
+            let m = glyphMatrix(g, anchorX: anchors[i], size: set.size, factors: factors[i], values: values, look: &look)
             return AnimatedGlyph(glyph: i, matrix: m.concatenating(.translation(shifts[i], 0)), look: look)
         }
+    }
+
+    /// The x each glyph turns and scales about: the middle of its own advance, or of the
+    /// advances of its word, its line or the whole text (the anchor grouping).
+    private func anchorCentres(_ set: SetText, units: TextUnits) -> [Double] {
+        func group(_ g: SetGlyph) -> Int {
+            switch anchorGrouping {
+            case .characters: return -1
+            case .words: return g.line << 32 | units.unit(.words, character: g.character, line: g.line)
+            case .lines: return g.line
+            case .all: return 0
+            }
+        }
+        guard anchorGrouping != .characters else { return set.glyphs.map { $0.x + $0.advance / 2 } }
+        var extents: [Int: (Double, Double)] = [:]
+        for g in set.glyphs where !g.outline.isEmpty {
+            let e = extents[group(g)] ?? (g.x, g.x + g.advance)
+            extents[group(g)] = (min(e.0, g.x), max(e.1, g.x + g.advance))
+        }
+        return set.glyphs.map { g in extents[group(g)].map { ($0.0 + $0.1) / 2 } ?? g.x + g.advance / 2 }
     }
 
     /// How far each glyph moves right for the animators' tracking: the extra space after every
@@ -126,7 +148,8 @@ struct TextAnimation {
     /// its advance on the baseline, moved by the grouping alignment) taken to the origin, the
     /// animators' anchor, scale, skew and rotation applied there, then moved to its place plus
     /// the animators' position. Paint properties are blended into `look`.
-    private func glyphMatrix(_ g: SetGlyph, size: Double, factors: [Double], values: [AnimatorValues], look: inout GlyphLook) -> Matrix {
+    private func glyphMatrix(_ g: SetGlyph, anchorX: Double, size: Double, factors: [Double], values: [AnimatorValues],
+                             look: inout GlyphLook) -> Matrix {
         var anchor = Vec2(x: 0, y: 0), position = Vec2(x: 0, y: 0), scale = Vec2(x: 1, y: 1)
         var rotation = 0.0, skew = 0.0, skewAxis = 0.0
         for (k, v) in values.enumerated() {
@@ -142,7 +165,7 @@ struct TextAnimation {
             if let c = v.strokeColor { look.stroke = blend(look.stroke, c, f) }
             if let w = v.strokeWidth { look.strokeWidth = max(0, look.strokeWidth + w * f) }
         }
-        let centre = Vec2(x: g.advance / 2 * (1 + grouping.x / 100), y: grouping.y / 100 * size / 2)
+        let centre = Vec2(x: anchorX - g.x + grouping.x / 100 * g.advance / 2, y: grouping.y / 100 * size / 2)
         var m = Matrix.scale(size, size).concatenating(.translation(-centre.x - anchor.x, -centre.y - anchor.y))
         m = m.concatenating(.scale(scale.x, scale.y))
         if skew != 0 {

@@ -40,7 +40,8 @@ struct TextRenderer {
         let doc = data.document(at: frame)
         guard !doc.text.isEmpty, doc.size > 0, doc.size.isFinite else { return }
         let set = fonts.set(doc, font: fontsByName[doc.fontName])
-        let animation = TextAnimation(animators: data.animators, grouping: data.groupingAlignment.value(at: frame))
+        let animation = TextAnimation(animators: data.animators, grouping: data.groupingAlignment.value(at: frame),
+                                      anchorGrouping: data.anchorGrouping)
         let placed = animation.apply(to: set, doc: doc, frame: frame)
         var i = 0
         // Runs of glyphs that look alike are drawn as one path.

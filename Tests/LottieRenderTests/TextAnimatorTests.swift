@@ -156,3 +156,23 @@ final class TextAnimatorTests: XCTestCase {
         XCTAssertEqual(surface.pixels.count, 100 * 100)
     }
 }
+
+extension TextAnimatorTests {
+    func testLineGroupingTurnsCharactersAboutTheirLinesCentre() throws {
+        // Both glyphs turned a quarter about the middle of the line "II" (x 20 on the layer,
+        // 40 on the canvas, on the baseline y 20): the first bar lies along y 5...15 and the
+        // second along y 25...35, both from x 40 to 110. Turned each about its own middle
+        // (characters grouping) they would lie along y 15...25.
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":60,"w":120,"h":120,\(Self.glyphFile)
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":60,"st":0,"ks":{"p":{"a":0,"k":[20,20]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"II","f":"Bars-Regular","s":100,"j":0,"fc":[1,0,0]}}]},"p":{},
+               "m":{"g":3,"a":{"a":0,"k":[0,0]}},"a":[{"nm":"A","s":{"t":0,"r":1,"b":1,"sh":1},"a":{"r":{"a":0,"k":90}}}]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "text.json", baseDirectory: nil)
+        let s = AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 120, height: 120))
+        XCTAssertEqual(pixel(s, 100, 10), red)
+        XCTAssertEqual(pixel(s, 100, 30), red)
+        XCTAssertEqual(pixel(s, 60, 20), 0)
+    }
+}
