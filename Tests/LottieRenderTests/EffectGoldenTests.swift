@@ -10,7 +10,7 @@ import XCTest
 final class EffectGoldenTests: XCTestCase {
     /// A 100x100 animation with one black-filled 40x40 square centred at (50, 50) carrying
     /// `extra` (effects, styles) on its layer.
-    func squareAnimation(extra: String) throws -> AnimationRenderer {
+    static func squareAnimation(extra: String) throws -> AnimationRenderer {
         let layer = RenderBehaviourTests.rectLayer(center: (50, 50), size: (40, 40), color: (0, 0, 0), extra: extra)
         let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":[\#(layer)]}"#
         return AnimationRenderer(animation: try Animation.parse(Array(json.utf8), name: "effects.json", baseDirectory: nil))
@@ -66,7 +66,7 @@ final class EffectGoldenTests: XCTestCase {
     /// straight down) around the square, against the blurred rectangle, at 1x and 2x: the
     /// offset and the blur scale with the output.
     func testDropShadowMatchesAGaussianAtTwoScales() throws {
-        let renderer = try squareAnimation(extra: Self.dropShadow(opacity: 255, direction: 180, distance: 6, softness: 20))
+        let renderer = try Self.squareAnimation(extra: Self.dropShadow(opacity: 255, direction: 180, distance: 6, softness: 20))
         for scale in [1, 2] {
             let s = renderer.render(frame: 0, viewport: Viewport(width: 100 * scale, height: 100 * scale))
             let k = Double(scale)
@@ -82,7 +82,7 @@ final class EffectGoldenTests: XCTestCase {
 
     /// The drop shadow style: size 10 → radius 5, angle 0 moves it right, opacity 50 %.
     func testDropShadowStyleMovesAlongItsAngle() throws {
-        let renderer = try squareAnimation(extra: Self.style(1, size: 10, distance: 8, angle: 0, opacity: 50))
+        let renderer = try Self.squareAnimation(extra: Self.style(1, size: 10, distance: 8, angle: 0, opacity: 50))
         for scale in [1, 2] {
             let s = renderer.render(frame: 0, viewport: Viewport(width: 100 * scale, height: 100 * scale))
             let k = Double(scale)
@@ -97,7 +97,7 @@ final class EffectGoldenTests: XCTestCase {
     /// The Gaussian blur effect: blurriness 10 → σ 3 per unit, both ways, across only, down only.
     func testGaussianBlurInEachDimensionAtTwoScales() throws {
         for (dimensions, across, down) in [(1, true, true), (2, true, false), (3, false, true)] {
-            let renderer = try squareAnimation(extra: Self.gaussianBlur(10, dimensions: dimensions))
+            let renderer = try Self.squareAnimation(extra: Self.gaussianBlur(10, dimensions: dimensions))
             for scale in [1, 2] {
                 let s = renderer.render(frame: 0, viewport: Viewport(width: 100 * scale, height: 100 * scale))
                 let k = Double(scale), sigma = 3 * k
@@ -111,7 +111,7 @@ final class EffectGoldenTests: XCTestCase {
     /// An inner shadow (angle 90: the outside moved down into the square's top) stays inside
     /// the square; an outer glow surrounds it evenly and leaves the square's own pixels alone.
     func testInnerShadowAndOuterGlow() throws {
-        let inner = try squareAnimation(extra: Self.style(2, size: 8, distance: 6, angle: 90, opacity: 100, color: "[1,1,1,1]"))
+        let inner = try Self.squareAnimation(extra: Self.style(2, size: 8, distance: 6, angle: 90, opacity: 100, color: "[1,1,1,1]"))
         let s = inner.render(frame: 0, viewport: Viewport(width: 100, height: 100))
         let sigma = 4 * 0.93
         let square = PixelRect(x0: 30, y0: 30, x1: 70, y1: 70)
@@ -127,7 +127,7 @@ final class EffectGoldenTests: XCTestCase {
             XCTAssertEqual(white, outside, accuracy: 0.03, "inner shadow at (\(x), \(y))")
         }
 
-        let glow = try squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100, color: "[1,0,0,1]"))
+        let glow = try Self.squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100, color: "[1,0,0,1]"))
         let g = glow.render(frame: 0, viewport: Viewport(width: 100, height: 100))
         let gs = 6 * 0.93
         assertMatches(g, tolerance: 0.03, "outer glow", where: { !square.contains(x: $0, y: $1) }) { x, y in
@@ -139,9 +139,9 @@ final class EffectGoldenTests: XCTestCase {
 
     /// A spread makes the edge more solid: more alpha at every point of the falloff, capped at 1.
     func testSpreadHardensTheFalloff() throws {
-        let soft = try squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100))
+        let soft = try Self.squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100))
             .render(frame: 0, viewport: Viewport(width: 100, height: 100))
-        let spread = try squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100, spread: 50))
+        let spread = try Self.squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100, spread: 50))
             .render(frame: 0, viewport: Viewport(width: 100, height: 100))
         for x in [22, 25, 28] {
             let a = alpha(soft, x, 50), b = alpha(spread, x, 50)
@@ -203,7 +203,7 @@ final class HostileEffectTests: XCTestCase {
             EffectGoldenTests.dropShadow(opacity: 1e300, direction: -1e300, distance: 1e300, softness: -1e300),
         ]
         for extra in cases {
-            let renderer = try EffectGoldenTests().squareAnimation(extra: extra)
+            let renderer = try EffectGoldenTests.squareAnimation(extra: extra)
             let start = Date()
             for size in [1, 64, 300] {
                 let s = renderer.render(frame: 0, viewport: Viewport(width: size, height: size))
@@ -216,9 +216,8 @@ final class HostileEffectTests: XCTestCase {
     /// Every offscreen buffer of an effect comes from the pool and goes back to it: frames
     /// after the first make none.
     func testEffectBuffersAreReusedFromFrameToFrame() throws {
-        let extra = EffectGoldenTests.gaussianBlur(8, dimensions: 1).dropLast()
-            + "," + EffectGoldenTests.style(2, size: 6, distance: 4, angle: 45, opacity: 80).dropFirst(0)
-        let renderer = try EffectGoldenTests().squareAnimation(extra: String(extra))
+        let extra = EffectGoldenTests.gaussianBlur(8, dimensions: 1) + EffectGoldenTests.style(2, size: 6, distance: 4, angle: 45, opacity: 80)
+        let renderer = try EffectGoldenTests.squareAnimation(extra: extra)
         var surface = Surface(width: 100, height: 100)
         let viewport = Viewport(width: 100, height: 100)
         for frame in 0..<3 { renderer.render(frame: Double(frame), viewport: viewport, into: &surface) }
