@@ -2,10 +2,11 @@ import Foundation
 import LottieModel
 import Raster
 
-/// A layer's blurs, shadows and glows in device pixels, and the pass that draws them over a
+/// A layer's blurs, shadows and glows in device pixels, and the passes that draw them from a
 /// layer's offscreen pixels: blurs first, then the shadows and glows cast by the result. The
-/// pass works over the surface the layer was drawn into, whose bounds the compositor grew by
-/// `reach` (bounded by `Effects.maxReach`); its buffers come from the renderer's pool.
+/// passes work over the surface the layer was drawn into, whose bounds the compositor grew
+/// by `reach` (bounded by `Effects.maxReach`), and over what of the target can show them;
+/// their buffers come from the renderer's pool.
 struct EffectPass {
     /// A shadow or glow in device pixels.
     struct DeviceCast: Equatable {
@@ -28,7 +29,8 @@ struct EffectPass {
     init(layer: Layer, frame: Double, compMatrix: Matrix) {
         guard !layer.effects.isEmpty || !layer.styles.isEmpty else { return }
         let scale = compMatrix.scaleFactor.isFinite ? compMatrix.scaleFactor : 0
-        let maxSigma = Double(Effects.maxReach)
+        // Three boxes spread a pixel about 3σ: this keeps every blur within the reach.
+        let maxSigma = Double(Effects.maxReach) / 3
         blurs = Effects.blurs(of: layer, at: frame).map { blur in
             let sigma = min(blur.sigma * scale, maxSigma)
             return (blur.horizontal ? sigma : 0, blur.vertical ? sigma : 0)
@@ -64,28 +66,44 @@ struct EffectPass {
         return min(Effects.maxReach, reach)
     }
 
-    /// Blurs `content`, then puts its shadows and glows under it and its inner shadows over
-    /// it; afterwards `content` holds the result, cut to `keep` (the clip's rectangle: a
-    /// precomp's bounds cut its layers' shadows too).
-    func apply(to content: inout Surface, keep: PixelRect?, pool: BufferPool) {
+    /// Blurs `content` in place, keeping only what lies inside `keep` (the clip's rectangle:
+    /// a precomp's bounds cut what its layers' blurs spread).
+    func blur(_ content: inout Surface, keep: PixelRect?, pool: BufferPool) {
+        guard !blurs.isEmpty else { return }
         for blur in blurs { content.blur(sigmaX: blur.x, sigmaY: blur.y, pool: pool) }
-        let bounds = keep.map { content.bounds.intersection($0) } ?? content.bounds
-        guard !casts.isEmpty || bounds != content.bounds else { return }
-        var result = Surface(bounds: bounds, pool: pool)
+        if let keep, !keep.contains(content.painted.intersection(content.bounds)) { content.clear(except: keep) }
+    }
+
+    /// Composites `content` onto `target` with its shadows and glows under it and its inner
+    /// shadows over it, as lottie-ios draws a layer shadow: cast by the layer's pixels, each
+    /// composited with the layer's opacity and coverage `mask` (its matte), none outside
+    /// `keep` (a precomp's bounds cut its layers' shadows too). The inner shadows are drawn
+    /// into `content`.
+    func composite(_ content: inout Surface, onto target: inout Surface, keep: PixelRect?, blend: RasterBlend, opacity: Double,
+                   mask: CoverageMask?, pool: BufferPool) {
+        var visible = keep.map { target.bounds.intersection($0) } ?? target.bounds
+        if let mask { visible = visible.intersection(mask.rect) }
+        let source = content.painted.intersection(content.bounds)
         for cast in casts where cast.kind != .innerShadow {
-            var shadow = Self.castSurface(cast, of: content, over: bounds, pool: pool)
-            result.composite(shadow)
-            shadow.recycle(into: pool)
-        }
-        result.composite(content)
-        for cast in casts where cast.kind == .innerShadow {
-            let area = content.painted.grown(by: max(abs(cast.dx), abs(cast.dy)) + Surface.blurSpread(sigma: cast.sigma) + 1)
+            let spread = Surface.blurSpread(sigma: cast.sigma)
+            let moved = PixelRect(x0: source.x0 + cast.dx, y0: source.y0 + cast.dy, x1: source.x1 + cast.dx, y1: source.y1 + cast.dy)
+            // The blur needs the moved pixels a spread beyond what is seen; no further.
+            let area = visible.grown(by: spread).intersection(moved.grown(by: spread))
+            guard !area.isEmpty, !visible.isEmpty else { continue }
             var shadow = Self.castSurface(cast, of: content, over: area, pool: pool)
-            result.composite(shadow)
+            if !visible.contains(shadow.painted.intersection(area)) { shadow.clear(except: visible) }
+            target.composite(shadow, opacity: opacity, mask: mask)
             shadow.recycle(into: pool)
         }
-        swap(&content, &result)
-        result.recycle(into: pool)
+        for cast in casts where cast.kind == .innerShadow {
+            let reach = max(abs(cast.dx), abs(cast.dy)) + Surface.blurSpread(sigma: cast.sigma) + 1
+            let area = source.intersection(visible).grown(by: reach)
+            guard !source.intersection(visible).isEmpty else { continue }
+            var shadow = Self.castSurface(cast, of: content, over: area, pool: pool)
+            content.composite(shadow)
+            shadow.recycle(into: pool)
+        }
+        target.composite(content, blend: blend, opacity: opacity, mask: mask)
     }
 
     /// The shadow or glow `cast` throws from `content` over `area`: the content's alpha (for an

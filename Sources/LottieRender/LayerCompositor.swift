@@ -146,18 +146,19 @@ struct LayerCompositor {
                 content.applyMask(masks)
                 masks.recycle(into: pool)
             }
-            o.effects.apply(to: &content, keep: clip?.rect, pool: pool)
+            o.effects.blur(&content, keep: clip?.rect, pool: pool)
         }
-        var coverage = layerCoverage(o, masks: o.effects.isEmpty, matte: matteSurface, clip: clip, area: content.painted, frame: frame)
+        let reached = content.painted.grown(by: o.effects.reach)
+        var coverage = layerCoverage(o, masks: o.effects.isEmpty, matte: matteSurface, clip: clip, area: reached, frame: frame)
         defer { coverage?.recycle(into: pool) }
-        surface.composite(content, blend: o.blend, opacity: o.alpha, mask: coverage)
+        o.effects.composite(&content, onto: &surface, keep: clip?.rect, blend: o.blend, opacity: o.alpha, mask: coverage, pool: pool)
     }
 
     /// An upper bound of the bytes `drawOffscreen` holds at once for `o` over `area`: the content
     /// (4 a pixel), the matte (4), masks being combined (3: result, mask, expansion band) and
-    /// the effects' result, a shadow and a blur's scratch (12).
+    /// a shadow and a blur's scratch (8).
     static func offscreenBytes(_ o: Offscreen, area: PixelRect) -> Int {
-        let perPixel = 4 + (o.matte == nil ? 0 : 4) + 3 + (o.effects.isEmpty ? 0 : 12)
+        let perPixel = 4 + (o.matte == nil ? 0 : 4) + 3 + (o.effects.isEmpty ? 0 : 8)
         return area.width * area.height * perPixel
     }
 
