@@ -149,6 +149,39 @@ final class EffectGoldenTests: XCTestCase {
         }
     }
 
+    /// A track matte cuts the shadow with the layer; a precomp's bounds cut it too; the layer's
+    /// opacity scales it.
+    func testMatteClipAndOpacityApplyToTheShadow() throws {
+        let shadow = Self.dropShadow(opacity: 255, direction: 90, distance: 12, softness: 0)
+        // The matte covers the left 60 units: the shadow, moved 12 right, shows only up to x 60.
+        let matte = RenderBehaviourTests.rectLayer(index: 1, name: "matte", center: (30, 50), size: (60, 100), color: (1, 1, 1),
+                                                   extra: "\"td\":1,")
+        let matted = RenderBehaviourTests.rectLayer(index: 2, center: (50, 50), size: (40, 40), color: (0, 0, 1), extra: "\"tt\":1," + shadow)
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":[\#(matte),\#(matted)]}"#
+        let m = AnimationRenderer(animation: try Animation.parse(Array(json.utf8), name: "m.json", baseDirectory: nil))
+            .render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        XCTAssertEqual(m.pixels[50 * 100 + 40], 0xFF00_00FF, "the layer inside the matte")
+        XCTAssertEqual(m.pixels[50 * 100 + 75], 0, "its shadow outside the matte is cut")
+        XCTAssertEqual(m.pixels[50 * 100 + 65], 0, "and so is the layer")
+
+        // In a 74-unit-wide precomp the shadow (x 42...82) is cut at 74.
+        let inner = RenderBehaviourTests.rectLayer(center: (50, 50), size: (40, 40), color: (0, 0, 0), extra: shadow)
+        let precomp = #"{"ty":0,"ind":1,"refId":"p","w":74,"h":100,"ip":0,"op":60,"st":0,\#(RenderBehaviourTests.identityTransform)}"#
+        let assets = #"[{"id":"p","layers":[\#(inner)]}]"#
+        let pjson = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":\#(assets),"layers":[\#(precomp)]}"#
+        let p = AnimationRenderer(animation: try Animation.parse(Array(pjson.utf8), name: "p.json", baseDirectory: nil))
+            .render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        XCTAssertEqual(p.pixels[50 * 100 + 73] >> 24, 255, "the shadow inside the precomp")
+        XCTAssertEqual(p.pixels[50 * 100 + 74], 0, "the shadow beyond the precomp's bounds")
+
+        let half = #""ks":{"o":{"a":0,"k":50},"r":{"a":0,"k":0},"p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]}}"#
+        let faded = RenderBehaviourTests.rectLayer(center: (50, 50), size: (40, 40), color: (0, 0, 0), extra: shadow, transform: half)
+        let fjson = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":[\#(faded)]}"#
+        let f = AnimationRenderer(animation: try Animation.parse(Array(fjson.utf8), name: "f.json", baseDirectory: nil))
+            .render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        XCTAssertEqual(Double(f.pixels[50 * 100 + 75] >> 24), 127.5, accuracy: 1.5, "the shadow at the layer's opacity")
+    }
+
     /// The corpus's shadow samples against lottie-ios's snapshots with its own criterion: at the
     /// snapshots' size, and at half of it against the snapshots averaged down 2×2.
     func testShadowSamplesMatchLottieIOSAtTwoScales() throws {
