@@ -59,11 +59,11 @@ struct EffectPass {
     /// How far, in device pixels, the pass draws beyond the layer's own pixels (a blur's
     /// spread, a shadow's offset and blur), at most `Effects.maxReach`.
     var reach: Int {
-        var reach = blurs.map { max(Surface.blurSpread(sigma: $0.x), Surface.blurSpread(sigma: $0.y)) }.reduce(0, +)
-        for c in casts where c.kind != .innerShadow {
-            reach = max(reach, max(abs(c.dx), abs(c.dy)) + Surface.blurSpread(sigma: c.sigma) + 1)
-        }
-        return min(Effects.maxReach, reach)
+        let blurred = blurs.map { max(Surface.blurSpread(sigma: $0.x), Surface.blurSpread(sigma: $0.y)) }.reduce(0, +)
+        // Shadows are cast by the blurred pixels: their reach adds to the blur's.
+        let cast = casts.filter { $0.kind != .innerShadow }
+            .map { max(abs($0.dx), abs($0.dy)) + Surface.blurSpread(sigma: $0.sigma) + 1 }.max() ?? 0
+        return min(Effects.maxReach, blurred + cast)
     }
 
     /// Blurs `content` in place, keeping only what lies inside `keep` (the clip's rectangle:
