@@ -38,11 +38,6 @@ struct EffectPass {
         casts = Effects.casts(of: layer, at: frame).compactMap { Self.device($0, matrix: compMatrix, maxSigma: maxSigma) }
     }
 
-    init(blurs: [(x: Double, y: Double)], casts: [DeviceCast]) {
-        self.blurs = blurs
-        self.casts = casts
-    }
-
     /// `cast` in device pixels: its offset turned and scaled by `matrix`, its blur scaled.
     static func device(_ cast: Effects.Cast, matrix: Matrix, maxSigma: Double) -> DeviceCast? {
         guard cast.opacity > 0 else { return nil }
