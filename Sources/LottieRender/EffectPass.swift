@@ -166,7 +166,7 @@ struct EffectPass {
 
     /// A premultiplied pixel times a / 255, each channel rounded.
     @inline(__always) static func scale(_ p: UInt32, _ a: UInt32) -> UInt32 {
-        func c(_ shift: UInt32) -> UInt32 { (((p >> shift) & 0xff) * a + 127) / 255 << shift }
+        func c(_ shift: UInt32) -> UInt32 { ((((p >> shift) & 0xff) * a + 127) / 255) << shift }
         return c(24) | c(16) | c(8) | c(0)
     }
 }

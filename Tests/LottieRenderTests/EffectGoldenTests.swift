@@ -137,6 +137,20 @@ final class EffectGoldenTests: XCTestCase {
         XCTAssertEqual(g.pixels[50 * 100 + 20] >> 16 & 0xff, g.pixels[50 * 100 + 20] >> 24, "the glow is red")
     }
 
+    /// Over half-transparent content an inner shadow is kept in proportion to the content's
+    /// alpha: white at 1 − ½ (what lies outside) × ½ (the content) over ½ black.
+    func testInnerShadowOverHalfTransparentContent() throws {
+        let layer = RenderBehaviourTests.rectLayer(center: (50, 50), size: (40, 40), color: (0, 0, 0),
+                                                   extra: Self.style(2, size: 0, distance: 0, angle: 90, opacity: 100, color: "[1,1,1,1]"))
+            .replacingOccurrences(of: #"1]},"o":{"a":0,"k":100}}"#, with: #"1]},"o":{"a":0,"k":50}}"#)
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":[\#(layer)]}"#
+        let s = AnimationRenderer(animation: try Animation.parse(Array(json.utf8), name: "half.json", baseDirectory: nil))
+            .render(frame: 0, viewport: Viewport(width: 100, height: 100))
+        let p = s.pixels[50 * 100 + 50]
+        XCTAssertEqual(Double(p >> 24), 160, accuracy: 2, "alpha: ¼ white over ½ black")
+        for shift: UInt32 in [0, 8, 16] { XCTAssertEqual(Double((p >> shift) & 0xff), 64, accuracy: 2, "channel \(shift)") }
+    }
+
     /// A spread makes the edge more solid: more alpha at every point of the falloff, capped at 1.
     func testSpreadHardensTheFalloff() throws {
         let soft = try Self.squareAnimation(extra: Self.style(3, size: 12, distance: 0, angle: 0, opacity: 100))
