@@ -76,6 +76,36 @@ public struct Effect: Sendable {
     public var values: [EffectValue]
 }
 
+/// A layer style (`sy`), as After Effects' Layer Styles export it. Only the properties Buoy
+/// draws are kept; each is nil when the file leaves it out.
+public struct LayerStyle: Sendable {
+    /// The `ty` numbers of the styles.
+    public enum Kind: Int, Sendable {
+        case stroke = 0, dropShadow = 1, innerShadow = 2, outerGlow = 3, innerGlow = 4, bevelEmboss = 5, satin = 6
+        case colorOverlay = 7, gradientOverlay = 8
+    }
+
+    public var kind: Kind?
+    public var name: String
+    /// `c`: the shadow's or glow's colour.
+    public var color: Animated<RGBA>?
+    /// `o`: 0 to 100.
+    public var opacity: Animated<Double>?
+    /// `a`: degrees.
+    public var angle: Animated<Double>?
+    /// `s`: the size of the blur.
+    public var size: Animated<Double>?
+    /// `d`: the distance of the offset.
+    public var distance: Animated<Double>?
+    /// `ch`: spread (drop shadow, glow) or choke (inner shadow), 0 to 100.
+    public var spread: Animated<Double>?
+
+    public init(kind: Kind?, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+}
+
 public enum LayerKind: Sendable {
     case precomp(refId: String, width: Double, height: Double)
     case solid(color: RGBA, width: Double, height: Double)
@@ -108,6 +138,8 @@ public struct Layer: Sendable {
     /// Seconds of the precomp's time at each frame of this layer.
     public var timeRemap: Animated<Double>?
     public var effects: [Effect]
+    /// `sy`: layer styles.
+    public var styles: [LayerStyle] = []
 }
 
 public struct ShapeItem: Sendable {

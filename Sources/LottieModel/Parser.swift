@@ -397,7 +397,8 @@ struct LottieParser {
                      blendMode: BlendMode(rawValue: blend) ?? .normal, masks: masks,
                      matteMode: MatteMode(rawValue: matte) ?? .none, matteParent: optional(node, "tp", nil) { try $1.int() },
                      isMatteSource: optional(node, "td", false) { try $1.bool() },
-                     timeRemap: optional(node, "tm", nil) { try $0.scalar($1) }, effects: effects)
+                     timeRemap: optional(node, "tm", nil) { try $0.scalar($1) }, effects: effects,
+                     styles: list(node, "sy", "the layer style is skipped") { try $0.layerStyle($1) })
     }
 
     /// The items of the array `key` read by `read`; a malformed item is skipped with a warning.
@@ -426,13 +427,43 @@ struct LottieParser {
                     expansion: optional(node, "x", Animated(0)) { try $0.scalar($1) })
     }
 
+    /// The effect types Buoy draws: tint, fill, drop shadow, Gaussian blur.
+    static let drawnEffectTypes: Set<Int> = [20, 21, 25, 29]
+
     mutating func effect(_ node: JSONNode) throws -> Effect {
         guard node.isObject else { throw node.fail("expected an effect object, found \(node.kindName)") }
         let values = list(node, "ef", "the effect value is skipped") { try $0.effectValue($1) }
         let type = optional(node, "ty", -1) { try $1.int() }
-        if ![20, 21, 25].contains(type) { warn(node, "effect type \(type) is not drawn") }
-        return Effect(type: type, name: optional(node, "nm", "") { try $1.string() }, matchName: optional(node, "mn", "") { try $1.string() },
+        let matchName = optional(node, "mn", "") { try $1.string() }
+        if !Self.drawnEffectTypes.contains(type), !Self.isExpressionControl(matchName) {
+            warn(node, "effect type \(type) is not drawn")
+        }
+        return Effect(type: type, name: optional(node, "nm", "") { try $1.string() }, matchName: matchName,
                       enabled: optional(node, "en", true) { try $1.bool() }, values: values)
+    }
+
+    /// Expression controls (sliders, checkboxes, colour and point controls...) only hold
+    /// values for expressions: they draw nothing, so they are no loss worth a warning.
+    static func isExpressionControl(_ matchName: String) -> Bool {
+        matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")
+    }
+
+    /// A layer style; the kinds Buoy does not draw are kept (with a warning) but draw nothing.
+    mutating func layerStyle(_ node: JSONNode) throws -> LayerStyle {
+        guard node.isObject else { throw node.fail("expected a layer style object, found \(node.kindName)") }
+        let type = optional(node, "ty", -1) { try $1.int() }
+        var style = LayerStyle(kind: LayerStyle.Kind(rawValue: type), name: optional(node, "nm", "") { try $1.string() })
+        switch style.kind {
+        case .dropShadow?, .innerShadow?, .outerGlow?: break
+        default: warn(node, "layer style type \(type) is not drawn")
+        }
+        style.color = optional(node, "c", nil) { try $0.color($1) }
+        style.opacity = optional(node, "o", nil) { try $0.scalar($1) }
+        style.angle = optional(node, "a", nil) { try $0.scalar($1) }
+        style.size = optional(node, "s", nil) { try $0.scalar($1) }
+        style.distance = optional(node, "d", nil) { try $0.scalar($1) }
+        style.spread = optional(node, "ch", nil) { try $0.scalar($1) }
+        return style
     }
 
     mutating func effectValue(_ node: JSONNode) throws -> EffectValue {
