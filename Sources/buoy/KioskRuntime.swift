@@ -65,6 +65,8 @@ final class KioskRuntime {
     var controlDescriptors: Set<Int32> = []
     /// curl's sockets and what it wants them watched for.
     var curlSockets: [Int32: SocketInterest] = [:]
+    /// Told of every frame that reached the display or file, on the loop's thread (`play`'s figures).
+    var framePresented: ((FrameWorker.Result) -> Void)?
 
     init(controller: KioskController, frames: FrameWorker, frameWaker: Waker, stop: StopRequest, presenter: Presenter,
          control: ControlServer?, downloads: DownloadDirectory?, policy: DownloadPolicy, input: InputWatcher?, fifo: PsplashFIFO?,
