@@ -23,7 +23,10 @@ struct Play: ParsableCommand {
         --rotate turns the picture into it as on a real panel.
 
         Frame times are presentation times: a slow frame makes the next one skip ahead, never \
-        slows the animation. SIGINT/SIGTERM restore the console and the previous display mode.
+        slows the animation. On a display a still picture (a single instant, or a segment in \
+        which nothing in the file moves) is drawn once and held: no frame and no page flip until \
+        --duration ends or a signal comes. SIGINT/SIGTERM restore the console and the previous \
+        display mode.
         """
     )
 
