@@ -25,6 +25,8 @@ public struct KioskConfiguration: Equatable, Sendable {
     /// An animation shown on its own (`buoy play`): nothing to download or wait for; the run
     /// ends when the screen reports `done` (the player finished, or its time ran out).
     public var animationOnly = false
+    /// The screen's words (the failure's two lines) in the chosen language.
+    public var prompts = Prompts(language: .english)
 
     public init() {}
 

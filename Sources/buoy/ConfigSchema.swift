@@ -56,6 +56,8 @@ enum ConfigSchema {
         ConfigKey(name: "every", section: "screen", kind: .integer, check: { $0 >= 1 ? nil : "must be at least 1" }),
         ConfigKey(name: "rotate", section: "screen", kind: .integer, check: { [0, 90, 180, 270].contains($0) ? nil : "must be 0, 90, 180 or 270" }),
         ConfigKey(name: "pixel-format", section: "screen", kind: .choice(["auto", "xrgb8888", "rgb565"])),
+        ConfigKey(name: "progress", section: "screen", kind: .choice(ProgressVisibility.allCases.map(\.rawValue))),
+        ConfigKey(name: "language", section: "screen", kind: .string),
         ConfigKey(name: "trigger", section: "input", kind: .choice(["auto", "input"])),
         ConfigKey(name: "touch", section: "input", kind: .choice(["anywhere", "prompt"])),
         ConfigKey(name: "keys", section: "input", kind: .codes),

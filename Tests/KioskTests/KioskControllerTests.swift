@@ -105,7 +105,7 @@ final class KioskControllerTests: XCTestCase {
         let c = play(configuration { $0.retryAfter = 2; $0.maxRetries = 2 }, [
             Step(0, .start, nil, state: .downloading),
             Step(1, failed, [.screen(.failed("http://127.0.0.1/fw.bin: HTTP status 404")), .warn("http://127.0.0.1/fw.bin: HTTP status 404"),
-                             .cancelTimer(.publish), .setTimer(.retry, at: 3), .showMessage("Download failed — retrying in 2 s")], state: .failed),
+                             .cancelTimer(.publish), .setTimer(.retry, at: 3), .showMessage("Download failed: http://127.0.0.1/fw.bin: HTTP status 404\nTrying again in 2 s")], state: .failed),
             Step(1.1, .screen(.failed), [.publish(event: "failed", jobEnded: true)]),
             Step(3, .timer(.retry), [.log("retrying the download (automatic retry 1 of 2)"), .showMessage(""),
                                      .screen(.downloading(fresh: true)), .startTransfer([Self.file]), .cancelTimer(.retry),
