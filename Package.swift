@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP"]),
         .target(name: "LottieModel", dependencies: ["CZlib"]),
-        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text"]),
+        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
         .target(name: "Download", dependencies: ["CCurl", "Posix"]),

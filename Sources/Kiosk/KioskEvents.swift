@@ -26,13 +26,16 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var psplashQuit: PsplashQuit = .exit
     /// What the status line says while waiting for a press.
     public var prompt = "Press Enter, Space or touch the screen to start"
+    /// An animation shown on its own (`buoy play`): nothing to download or wait for; the run
+    /// ends when the screen reports `done` (the player finished, or its time ran out).
+    public var animationOnly = false
     /// The screen's words (the failure's two lines) in the chosen language.
     public var prompts = Prompts(language: .english)
 
     public init() {}
 
     /// Without files or a socket, psplash's PROGRESS drives the water.
-    public var external: Bool { job.isEmpty && !daemon }
+    public var external: Bool { job.isEmpty && !daemon && !animationOnly }
 }
 
 /// A control request, as parsed from its JSON line.

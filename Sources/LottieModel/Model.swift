@@ -340,6 +340,9 @@ public struct Animation: Sendable {
     public var glyphs: [Glyph]
     /// What was skipped while loading.
     public var warnings: [ParseWarning]
+    /// How many properties have more than one keyframe (the parser counts them); nil when
+    /// not known (a model made some other way), which counts as animated.
+    public var animatedProperties: Int? = nil
 
     /// Length in seconds.
     public var duration: Double { (outPoint - inPoint) / frameRate }

@@ -67,6 +67,9 @@ struct LottieParser {
     let baseDirectory: String?
     let limits: ParseLimits
     var keyframeCount = 0
+    /// Properties with more than one keyframe: where none is, only layers' in and out points
+    /// make one frame differ from another.
+    var animatedProperties = 0
     /// Image files inside a container (dotLottie), by the asset's `u` and `p`.
     var containerFile: ((String, String) throws -> [UInt8]?)? = nil
     /// The top composition's in and out points: a layer that lacks its own takes these.
@@ -111,10 +114,12 @@ struct LottieParser {
         let drawable = breakPrecompCycles(root: rootRefs, references: references, assets: assets, log: root.log)
         let (fonts, glyphs) = self.fontsAndGlyphs(root)
         if root["ddd"].map({ (try? $0.bool()) ?? false }) == true { warn(root, "3D layers are drawn flat") }
-        return Animation(name: optional(root, "nm", "") { try $1.string() }, version: optional(root, "v", "") { try $1.string() },
-                         frameRate: frameRate, inPoint: compositionRange.inPoint, outPoint: compositionRange.outPoint,
-                         width: width, height: height, layers: layers, assets: drawable, markers: markers(root),
-                         fonts: fonts, glyphs: glyphs, warnings: [])
+        var animation = Animation(name: optional(root, "nm", "") { try $1.string() }, version: optional(root, "v", "") { try $1.string() },
+                                  frameRate: frameRate, inPoint: compositionRange.inPoint, outPoint: compositionRange.outPoint,
+                                  width: width, height: height, layers: layers, assets: drawable, markers: markers(root),
+                                  fonts: fonts, glyphs: glyphs, warnings: [])
+        animation.animatedProperties = animatedProperties
+        return animation
     }
 
     /// `fr`, or 30 when it is missing or unusable.
@@ -508,6 +513,7 @@ struct LottieParser {
         }
         guard !keyframes.isEmpty else { throw d.fail("text has no documents") }
         keyframeCount += keyframes.count
+        if keyframes.count > 1 { animatedProperties += 1 }
         var data = TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
         data.animators = list(node, "a", "the text animator is skipped") { p, a in try p.textAnimator(a) }
         if data.animators.count > limits.maxTextAnimators {

@@ -156,9 +156,14 @@ extension KioskRuntime {
         frameInFlight = false
         if let error = result.error { frameError = error; return }
         animating = result.animating
+        if result.shown != nil { framePresented?(result) }
         // A frame made before a newer change of state shows an older one: its report would be stale.
         if !job.commands.contains(where: \.changesState) { perform(controller.handle(.screen(result.state), at: now)) }
-        guard animating, !jobDirty else { return }
+        guard animating, !jobDirty else {
+            // A still picture: nothing until an event, or the time the scene asked to be woken.
+            if !animating, !jobDirty, let wake = result.wakeTime { timers.set(.frame, at: wake) }
+            return
+        }
         if result.presented || presenter.writesFiles {
             jobDirty = true  // the presenter paced it: the next one follows at once
         } else {

@@ -77,6 +77,29 @@ final class KioskControllerTests: XCTestCase {
         XCTAssertEqual(c.outcome, .stopped(signal: 15))
     }
 
+    /// `buoy play`: an animation on its own. Nothing to download, wait for or publish on a
+    /// timer; psplash lines do not drive it; the run ends when the screen reports done.
+    func testAnAnimationAloneEndsWhenItsScreenIsDone() {
+        let alone = configuration { $0.job = []; $0.animationOnly = true }
+        XCTAssertFalse(alone.external)
+        let c = play(alone, [
+            Step(0, .start, [.screen(.idle)], state: .idle),
+            Step(0.1, .screen(.idle), [.publish(event: "progress", jobEnded: false)], state: .idle),
+            Step(0.5, .psplash(.progress(50)), []),
+            Step(0.6, .press(code: 28, device: "/dev/input/event0", time: 0.6, offPrompt: nil), []),
+            Step(2, .screen(.done), [.publish(event: "done", jobEnded: true), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.completed)],
+                 state: .done),
+        ])
+        XCTAssertEqual(c.outcome, .completed)
+        // A still picture held until a signal.
+        let held = play(alone, [
+            Step(0, .start, [.screen(.idle)]),
+            Step(0.1, .screen(.idle)),
+            Step(30, .signal(2), [.cancelTimer(.retry), .cancelTimer(.publish), .exit(.stopped(signal: 2))]),
+        ])
+        XCTAssertEqual(held.outcome, .stopped(signal: 2))
+    }
+
     func testAutomaticRetriesBackOffThenGiveUp() {
         let failed = KioskEvent.transferEnded(failure: "http://127.0.0.1/fw.bin: HTTP status 404")
         let c = play(configuration { $0.retryAfter = 2; $0.maxRetries = 2 }, [
