@@ -143,6 +143,16 @@ public final class FBDevPresenter: Presenter {
     }
 
     private var closed = false
+
+    /// Leaves the picture in the framebuffer (and the page shown) for the next program; the
+    /// console stays in graphics mode so its text is not drawn over it.
+    public func closeRetainingPicture() {
+        guard !closed else { return }
+        closed = true
+        munmap(map, mapSize)
+        Glibc.close(fd)
+    }
+
     public func close() {
         guard !closed else { return }
         closed = true

@@ -253,12 +253,17 @@ public struct TextDocument: Sendable, Interpolatable {
     public var fillColor: RGBA?
     public var strokeColor: RGBA?
     public var strokeWidth: Double
+    /// Between baselines; 0 when the file gives none (the font's own line height is used).
     public var lineHeight: Double
     /// Thousandths of an em between letters.
     public var tracking: Double
     public var baselineShift: Double
     public var boxPosition: Vec2?
     public var boxSize: Vec2?
+    /// The stroke is drawn over the fill (`of`); else under it.
+    public var strokeOverFill: Bool = false
+    /// Capitals (`ca`): 0 as written, 1 all caps, 2 small caps (drawn as all caps).
+    public var caps: Int = 0
 
     /// Text changes in steps.
     public static func interpolate(_ a: TextDocument, _ b: TextDocument, _ t: Double, perComponent: [Double]?) -> TextDocument {
@@ -266,8 +271,18 @@ public struct TextDocument: Sendable, Interpolatable {
     }
 }
 
+public enum TextAnchorGrouping: Int, Sendable { case characters = 1, words, lines, all }
+
 public struct TextData: Sendable {
     public var documents: Animated<TextDocument>
+    /// Applied in order to each character.
+    public var animators: [TextAnimator] = []
+    /// Where a character's anchor lies, in percent of its advance and size from the centre
+    /// of its baseline (`m.a`).
+    public var groupingAlignment = Animated<Vec2>(Vec2(x: 0, y: 0))
+    /// What characters turn and scale about (`m.g`): each its own centre, or the centre of
+    /// its word, its line or the whole text.
+    public var anchorGrouping: TextAnchorGrouping = .characters
 
     public func document(at frame: Double) -> TextDocument { documents.value(at: frame) }
 }

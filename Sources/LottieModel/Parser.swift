@@ -509,8 +509,21 @@ struct LottieParser {
         }
         guard !keyframes.isEmpty else { throw d.fail("text has no documents") }
         keyframeCount += keyframes.count
-        if node["a"].map({ $0.count > 0 }) == true { warn(node, "text animators are not applied") }
-        return TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        var data = TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        data.animators = list(node, "a", "the text animator is skipped") { p, a in try p.textAnimator(a) }
+        if data.animators.count > limits.maxTextAnimators {
+            if let list = node["a"] { warn(list, "more than \(limits.maxTextAnimators) text animators; the rest are not applied") }
+            data.animators.removeLast(data.animators.count - limits.maxTextAnimators)
+        }
+        if let more = node["m"] {
+            data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) }
+            data.anchorGrouping = optional(more, "g", data.anchorGrouping) { _, g in
+                guard let grouping = TextAnchorGrouping(rawValue: try g.int()) else { throw g.fail("anchor grouping is not one of 1...4") }
+                return grouping
+            }
+        }
+        if let path = node["p"], path["m"] != nil { warn(path, "text on a path is drawn on a straight line") }
+        return data
     }
 
     func textDocument(_ node: JSONNode) throws -> TextDocument {
@@ -530,8 +543,9 @@ struct LottieParser {
         let size = try node.optionalDouble("s", default: 10)
         return TextDocument(text: try node.optionalString("t") ?? "", fontName: try node.optionalString("f") ?? "", size: size,
                             justification: try node["j"]?.int() ?? 0, fillColor: try rgba("fc"), strokeColor: try rgba("sc"),
-                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: size * 1.2),
+                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: 0),
                             tracking: try node.optionalDouble("tr", default: 0), baselineShift: try node.optionalDouble("ls", default: 0),
-                            boxPosition: try point("ps"), boxSize: try point("sz"))
+                            boxPosition: try point("ps"), boxSize: try point("sz"),
+                            strokeOverFill: try node["of"]?.bool() ?? false, caps: (try? node["ca"]?.int()) ?? 0)
     }
 }

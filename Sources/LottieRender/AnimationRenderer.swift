@@ -51,7 +51,8 @@ public struct AnimationRenderer {
         original = animation
         (root, precomps) = Self.compositions(of: animation)
         images = ImageStore(animation: animation, byteBudget: budget.maxImageBytes)
-        text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget)
+        text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget,
+                            notes: notes)
         prepared = text.warnings
     }
 

@@ -17,11 +17,13 @@ final class FrameWorker: @unchecked Sendable {
         case screen(ScreenCommand)
         /// The status line's new text.
         case message(String)
+        /// The transfer's bytes and rate, for the progress line.
+        case figures(TransferFigures)
 
         /// Whether it changes the screen's state (not just the water or the text).
         var changesState: Bool {
             switch self {
-            case .screen(.progress), .message: return false
+            case .screen(.progress), .message, .figures: return false
             case .screen: return true
             }
         }
@@ -71,6 +73,15 @@ final class FrameWorker: @unchecked Sendable {
     private let waker: Waker
     private var screen: DownloadScreen
     private var status: StatusLine
+    /// What the status line is made of: the message, the transfer's figures, the words and
+    /// fonts; it is set again only when the text it shows changes.
+    private let text: ScreenTextOptions
+    private let fonts = StatusFonts()
+    private var message = ""
+    private var figures: TransferFigures?
+    private var statusProgress: [String] = []
+    /// The rows of the status band last drawn (under `condition`: the loop reads it for touches).
+    private var drawnBand: Range<Int>?
     private var surface: Surface
     private var version: UInt64 = 0
     private var statusChanged = true
@@ -87,7 +98,8 @@ final class FrameWorker: @unchecked Sendable {
     private var thread: Thread?
 
     init(presenter: Presenter, viewport: Viewport, clock: VirtualClock, trace: FrameTrace?, waker: Waker,
-         makeScreen: @escaping () -> DownloadScreen) {
+         text: ScreenTextOptions = ScreenTextOptions(), makeScreen: @escaping () -> DownloadScreen) {
+        self.text = text
         self.presenter = presenter
         self.viewport = viewport
         self.clock = clock
@@ -158,17 +170,18 @@ final class FrameWorker: @unchecked Sendable {
     private func apply(_ job: Job) {
         for item in job.commands {
             guard case .screen(let command) = item else {
-                if case .message(let text) = item {
-                    status = StatusLine(text: text, width: presenter.width, height: presenter.height)
-                    statusChanged = true
-                }
+                if case .message(let text) = item { message = text }
+                if case .figures(let figures) = item { self.figures = figures }
                 continue
             }
             switch command {
             case .idle: screen.showIdle()
             case .waiting: screen.showWaiting()
             case .downloading(let fresh):
-                if fresh { screen = makeScreen() }
+                if fresh {
+                    screen = makeScreen()
+                    figures = nil
+                }
                 screen.startDownloading()
             case .progress(let fraction): screen.update(downloadFraction: fraction)
             case .succeeded: screen.downloadSucceeded()
@@ -188,6 +201,7 @@ final class FrameWorker: @unchecked Sendable {
             if ahead > 0 { usleep(useconds_t(min(ahead, 1) * 1e6)) }
         }
         let frame = screen.tick()
+        updateStatus()
         let renderStart = Monotonic.now()
         var drew = screen.render(frame: frame, viewport: viewport, background: .black, into: &surface)
         if statusChanged {
@@ -217,6 +231,32 @@ final class FrameWorker: @unchecked Sendable {
             result.error = error
         }
         return result
+    }
+
+    /// The status line for the screen's state: set again (and the frame redrawn under it) when
+    /// its text changed since the last frame.
+    private func updateStatus() {
+        let fraction = screen.state == .idle || screen.state == .waiting ? nil : screen.downloadFraction
+        let progress = text.showsProgress
+            ? ProgressLine.candidates(state: screen.state, fraction: fraction, figures: figures, prompts: text.prompts) : []
+        // The bar in steps of a thousandth: finer steps would set the text again for nothing.
+        let bar = text.showsProgress && !progress.isEmpty ? fraction.map { ($0 * 1000).rounded() / 1000 } : nil
+        guard message != status.text || progress.first != statusProgress.first || bar != status.fraction else { return }
+        status = StatusLine(text: message, progress: progress, fraction: bar, width: presenter.width, height: presenter.height, fonts: fonts)
+        statusProgress = progress
+        statusChanged = true
+        condition.lock()
+        drawnBand = status.band
+        condition.unlock()
+    }
+
+    /// Whether a point (in the screen's pixels) lies on the status band as drawn: a failure's
+    /// band also holds the progress line above the message, and a touch there answers it too.
+    func statusBandContains(y: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let drawnBand, y.isFinite else { return false }
+        return y >= Double(drawnBand.lowerBound) && y < Double(drawnBand.upperBound)
     }
 
     /// The frame is on screen: its trace line, with the time it showed.

@@ -144,7 +144,7 @@ final class KioskRuntime {
             } else if r.fd == stop.wakeDescriptor {
                 stop.drainWake()
             } else if let fifo, r.fd == fifo.fd {
-                for command in fifo.poll() { perform(controller.handle(.psplash(command), at: now)) }
+                handlePsplash(fifo, at: now)
             } else if controlDescriptors.contains(r.fd) {
                 if !sourcesChanged { handleControl(at: now) }
                 sourcesChanged = true
