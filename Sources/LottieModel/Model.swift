@@ -97,8 +97,10 @@ public struct LayerStyle: Sendable {
     public var size: Animated<Double>?
     /// `d`: the distance of the offset.
     public var distance: Animated<Double>?
-    /// `ch`: spread (drop shadow, glow) or choke (inner shadow), 0 to 100.
+    /// `ch`: spread (drop shadow, glow) or choke (inner shadow, inner glow), 0 to 100.
     public var spread: Animated<Double>?
+    /// `sr`: where an inner glow starts, 1 the centre, 2 the edges.
+    public var source: Animated<Double>?
 
     public init(kind: Kind?, name: String) {
         self.kind = kind

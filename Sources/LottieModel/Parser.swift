@@ -459,7 +459,7 @@ struct LottieParser {
         let type = optional(node, "ty", -1) { try $1.int() }
         var style = LayerStyle(kind: LayerStyle.Kind(rawValue: type), name: optional(node, "nm", "") { try $1.string() })
         switch style.kind {
-        case .dropShadow?, .innerShadow?, .outerGlow?: break
+        case .dropShadow?, .innerShadow?, .outerGlow?, .innerGlow?: break
         default: warn(node, "layer style type \(type) is not drawn")
         }
         style.color = optional(node, "c", nil) { try $0.color($1) }
@@ -468,6 +468,7 @@ struct LottieParser {
         style.size = optional(node, "s", nil) { try $0.scalar($1) }
         style.distance = optional(node, "d", nil) { try $0.scalar($1) }
         style.spread = optional(node, "ch", nil) { try $0.scalar($1) }
+        style.source = optional(node, "sr", nil) { try $0.scalar($1) }
         return style
     }
 

@@ -56,7 +56,7 @@ struct EffectPass {
     var reach: Int {
         let blurred = blurs.map { max(Surface.blurSpread(sigma: $0.x), Surface.blurSpread(sigma: $0.y)) }.reduce(0, +)
         // Shadows are cast by the blurred pixels: their reach adds to the blur's.
-        let cast = casts.filter { $0.kind != .innerShadow }
+        let cast = casts.filter { !$0.kind.isInside }
             .map { max(abs($0.dx), abs($0.dy)) + Surface.blurSpread(sigma: $0.sigma) + 1 }.max() ?? 0
         return min(Effects.maxReach, blurred + cast)
     }
@@ -70,16 +70,16 @@ struct EffectPass {
     }
 
     /// Composites `content` onto `target` with its shadows and glows under it and its inner
-    /// shadows over it, as lottie-ios draws a layer shadow: cast by the layer's pixels, each
+    /// shadows and glows over it, as lottie-ios draws a layer shadow: cast by the layer's pixels, each
     /// composited with the layer's opacity and coverage `mask` (its matte), none outside
-    /// `keep` (a precomp's bounds cut its layers' shadows too). The inner shadows are drawn
+    /// `keep` (a precomp's bounds cut its layers' shadows too). The inner shadows and glows are drawn
     /// into `content`.
     func composite(_ content: inout Surface, onto target: inout Surface, keep: PixelRect?, blend: RasterBlend, opacity: Double,
                    mask: CoverageMask?, pool: BufferPool) {
         var visible = keep.map { target.bounds.intersection($0) } ?? target.bounds
         if let mask { visible = visible.intersection(mask.rect) }
         let source = content.painted.intersection(content.bounds)
-        for cast in casts where cast.kind != .innerShadow {
+        for cast in casts where !cast.kind.isInside {
             let spread = Surface.blurSpread(sigma: cast.sigma)
             let moved = PixelRect(x0: source.x0 + cast.dx, y0: source.y0 + cast.dy, x1: source.x1 + cast.dx, y1: source.y1 + cast.dy)
             // The blur needs the moved pixels a spread beyond what is seen; no further.
@@ -90,7 +90,7 @@ struct EffectPass {
             target.composite(shadow, opacity: opacity, mask: mask)
             shadow.recycle(into: pool)
         }
-        for cast in casts where cast.kind == .innerShadow {
+        for cast in casts where cast.kind.isInside {
             let reach = max(abs(cast.dx), abs(cast.dy)) + Surface.blurSpread(sigma: cast.sigma) + 1
             let area = source.intersection(visible).grown(by: reach)
             guard !source.intersection(visible).isEmpty else { continue }
@@ -102,13 +102,14 @@ struct EffectPass {
     }
 
     /// The shadow or glow `cast` throws from `content` over `area`: the content's alpha (for an
-    /// inner shadow, the alpha of what lies outside it) moved, blurred, made more solid by
-    /// the spread, and tinted; an inner shadow is then kept only inside the content.
+    /// inner shadow or an inner glow from the edges, the alpha of what lies outside it) moved,
+    /// blurred, made more solid by the spread, and tinted; an inner shadow or glow is then
+    /// kept only inside the content.
     static func castSurface(_ cast: DeviceCast, of content: Surface, over area: PixelRect, pool: BufferPool?) -> Surface {
         var shadow = Surface(bounds: area, pool: pool)
-        let inner = cast.kind == .innerShadow
+        let (inner, inverted) = (cast.kind.isInside, cast.kind.castByOutside)
         let source = content.painted.intersection(content.bounds)
-        let moved = inner ? area : PixelRect(x0: source.x0 + cast.dx, y0: source.y0 + cast.dy, x1: source.x1 + cast.dx,
+        let moved = inverted ? area : PixelRect(x0: source.x0 + cast.dx, y0: source.y0 + cast.dy, x1: source.x1 + cast.dx,
                                              y1: source.y1 + cast.dy).intersection(area)
         guard !moved.isEmpty else { return shadow }
         let (w, sw) = (content.width, shadow.width)
@@ -119,7 +120,7 @@ struct EffectPass {
                     for x in moved.x0..<moved.x1 {
                         let (sx, sy) = (x - cast.dx, y - cast.dy)
                         var a = source.contains(x: sx, y: sy) ? src[(sy - content.originY) * w + (sx - content.originX)] >> 24 : 0
-                        if inner { a = 255 - a }
+                        if inverted { a = 255 - a }
                         // Grey with this alpha: every channel blurs alike, the tint comes after.
                         row[x - area.x0] = a &* 0x0101_0101
                     }

@@ -27,10 +27,17 @@ enum Effects {
     static let maxReach = 512
 
     /// A shadow or glow a layer casts from its own alpha: drop shadows and outer glows go
-    /// under the layer, inner shadows over it, inside its alpha. Lengths are in the units of
-    /// the layer's composition.
+    /// under the layer, inner shadows and glows over it, inside its alpha. Lengths are in the
+    /// units of the layer's composition.
     struct Cast: Equatable {
-        enum Kind { case dropShadow, innerShadow, outerGlow }
+        enum Kind {
+            case dropShadow, innerShadow, outerGlow, innerGlowFromEdges, innerGlowFromCentre
+
+            /// Drawn over the layer, inside its alpha.
+            var isInside: Bool { self != .dropShadow && self != .outerGlow }
+            /// Cast by what lies outside the layer (the inverse of its alpha).
+            var castByOutside: Bool { self == .innerShadow || self == .innerGlowFromEdges }
+        }
         var kind: Kind
         var color: Color
         /// 0...1.
@@ -72,11 +79,12 @@ enum Effects {
         case .dropShadow?: kind = .dropShadow
         case .innerShadow?: kind = .innerShadow
         case .outerGlow?: kind = .outerGlow
+        case .innerGlow?: kind = finite(style.source?.value(at: frame), 2) < 1.5 ? .innerGlowFromCentre : .innerGlowFromEdges
         default: return nil
         }
         func value(_ p: Animated<Double>?, _ fallback: Double) -> Double { finite(p?.value(at: frame), fallback) }
         // A glow has no direction; a shadow's angle is measured from +x, clockwise.
-        let moves = kind != .outerGlow
+        let moves = kind == .dropShadow || kind == .innerShadow
         return Cast(kind: kind, color: style.color?.value(at: frame).color ?? (moves ? .black : .white),
                     opacity: clamp01(value(style.opacity, 75) / 100), angle: moves ? value(style.angle, 90) * degreesToRadians : 0,
                     distance: moves ? value(style.distance, 5) : 0, sigma: max(0, value(style.size, 5)) / 2 * shadowRadiusToSigma,
