@@ -166,8 +166,8 @@ buoy_trixie_build_packages=(swiftlang git ca-certificates pkg-config g++ libpng-
 # The arm64 trixie root (unpacked only): the sysroot the cross build compiles and links against
 # (the C libraries' headers, libc and libstdc++ the static Swift runtime needs, Debian's arm64
 # Swift for its runtime, Foundation modules and swift_static), and what the arm64 virt board boots
-# (Debian's arm64 kernel and modules, busybox for its initramfs). libsystemd-dev is there for
-# readiness notification (sd_notify) before the package links it.
+# (Debian's arm64 kernel and modules, busybox for its initramfs). libsystemd-dev: readiness
+# notification to systemd (sd_notify).
 buoy_arm64_sysroot_packages=(swiftlang libc6-dev libstdc++-14-dev libgcc-14-dev libpng-dev libfreetype-dev
     libdrm-dev libcurl4-openssl-dev libevdev-dev libharfbuzz-dev libfontconfig-dev libfribidi-dev zlib1g-dev
     libturbojpeg0-dev libwebp-dev libsystemd-dev linux-image-arm64 busybox-static kmod)
