@@ -291,11 +291,17 @@ struct LayerCompositor {
         let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
         var result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
         for mask in masks {
+            let path = ShapeGeometry.path(mask.path.value(at: frame))
+            let expansion = mask.expansion.value(at: frame)
+            if Self.unitesDirectly(mask, expansion: expansion, frame: frame) {
+                // The same values as filling a mask of its own and adding it, without the
+                // mask or the pass over the area.
+                result.fill(path, transform: world, rule: .nonZero, pool: pool)
+                continue
+            }
             var m = CoverageMask(rect: area, pool: pool)
             defer { m.recycle(into: pool) }
-            let path = ShapeGeometry.path(mask.path.value(at: frame))
             m.fill(path, transform: world, rule: .nonZero, pool: pool)
-            let expansion = mask.expansion.value(at: frame)
             if expansion.isFinite, expansion != 0 {
                 var style = StrokeStyle()
                 style.width = abs(expansion) * 2
@@ -323,6 +329,13 @@ struct LayerCompositor {
             }
         }
         return result
+    }
+
+    /// Whether a mask only adds its path's coverage, at full opacity: it can be filled
+    /// straight into the masks before it.
+    static func unitesDirectly(_ mask: ModelMask, expansion: Double, frame: Double) -> Bool {
+        (mask.mode == .add || mask.mode == .none) && !mask.inverted && !(expansion.isFinite && expansion != 0)
+            && clamp01(mask.opacity.value(at: frame) / 100) >= 1
     }
 
     /// Draws a matte source layer (when it is there and visible at `frame`) into `target`.

@@ -49,22 +49,34 @@ public struct Surface: @unchecked Sendable {
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        storage: storages[i])
+                        painted: painted, storage: storages[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
             swap(&storages[0], &bands[0].rasterStorage)
+            // Rows outside every band keep what they held: unless the bands cover every row
+            // painted before, the old rectangle stays in.
+            let drawn = bands.reduce(PixelRect.empty) { $0.union($1.painted) }
+            painted = Self.rows(rows, cover: painted) ? drawn : drawn.union(painted)
         }
         swap(&storages[0], &rasterStorage)
-        painted = bounds
     }
 
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, storage: Rasterizer.Storage) {
+    /// Whether the row ranges together hold every row of `rect`.
+    private static func rows(_ rows: [Range<Int>], cover rect: PixelRect) -> Bool {
+        var next = rect.y0
+        for r in rows.sorted(by: { $0.lowerBound < $1.lowerBound }) where r.lowerBound <= next { next = max(next, r.upperBound) }
+        return rect.isEmpty || next >= rect.y1
+    }
+
+    /// A band view over `bounds`; what it counts as painted is the part of the owner's
+    /// painted rectangle it holds.
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: PixelRect, storage: Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
-        painted = bounds
+        self.painted = painted.intersection(bounds)
         rasterStorage = storage
         self.view = view
     }
@@ -115,8 +127,42 @@ public struct Surface: @unchecked Sendable {
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
+        // Outside `painted` every pixel is transparent already: clearing to transparent
+        // need only visit what was drawn (an animation that covers part of the frame, or
+        // a frame that drew little, costs that much and not a whole-frame pass).
+        if value == 0 {
+            zero(painted.intersection(bounds), except: .empty)
+        } else {
+            withPixels { $0.update(repeating: value) }
+        }
+        painted = value == 0 ? .empty : bounds
+    }
+
+    /// The simple `clear`: every pixel written, whatever was painted. The reference the
+    /// painted-only clear must match (tests compare the two).
+    public mutating func referenceClear(_ color: Color = .clear) {
+        let value = color.premultiplied
         withPixels { $0.update(repeating: value) }
         painted = value == 0 ? .empty : bounds
+    }
+
+    /// Sets the pixels of `area` (device pixels, within the surface) but not those of `kept`
+    /// to transparent.
+    private mutating func zero(_ area: PixelRect, except kept: PixelRect) {
+        guard !area.isEmpty else { return }
+        let (w, ox, oy) = (width, originX, originY)
+        let k = kept.intersection(area)
+        withPixels { px in
+            for y in area.y0..<area.y1 {
+                let row = px.baseAddress! + (y - oy) * w - ox
+                if k.isEmpty || y < k.y0 || y >= k.y1 {
+                    (row + area.x0).update(repeating: 0, count: area.width)
+                } else {
+                    (row + area.x0).update(repeating: 0, count: k.x0 - area.x0)
+                    (row + k.x1).update(repeating: 0, count: area.x1 - k.x1)
+                }
+            }
+        }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -125,7 +171,12 @@ public struct Surface: @unchecked Sendable {
         let keptHere = kept.intersection(bounds)
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
-        painted = value == 0 ? keptHere : bounds
+        if value == 0 {
+            zero(painted.intersection(bounds), except: keptHere)
+            painted = keptHere
+            return
+        }
+        painted = bounds
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
         withPixels { px in
