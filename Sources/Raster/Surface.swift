@@ -336,13 +336,9 @@ public struct Surface: @unchecked Sendable {
             return
         }
         shader.shade(y: y, x0: x, count: count, into: colors)
-        for i in 0..<count {
-            var a = UInt32(alpha[i])
-            if a == 0 || colors[i] == 0 { continue }
-            if o != 255 { a = (a * o + 127) / 255 }
-            let src = colors[i]
-            row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
-        }
+        // Coverage times opacity, as (a·o + 127) / 255, scales each colour (for o = 255 that
+        // is the coverage itself).
+        SpanKernels.blend(row, colors, coverage: alpha, opacity: o, count: count)
     }
 
     /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the
@@ -376,36 +372,11 @@ public struct Surface: @unchecked Sendable {
         painted = painted.union(touched)
     }
 
-    /// The common case: one colour through a row of coverage. Opaque colour at full
-    /// coverage is a plain store.
+    /// The common case: one colour through a row of coverage (`SpanKernels.blendSolid`).
     @inline(__always)
     private static func blendSolid(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ alpha: UnsafeMutablePointer<UInt8>,
                                    _ start: Int, _ end: Int) {
-        let opaque = color >> 24 == 255
-        var i = start
-        while i < end {
-            // Eight coverage bytes at a time: all zero is skipped, all full and opaque is a
-            // plain store; anything else is blended pixel by pixel.
-            if i + 8 <= end {
-                let eight = UnsafeRawPointer(alpha + i).loadUnaligned(as: UInt64.self)
-                if eight == 0 { i += 8; continue }
-                if eight == UInt64.max && opaque {
-                    (row + i).update(repeating: color, count: 8)
-                    i += 8
-                    continue
-                }
-            }
-            let stop = min(end, i + 8)
-            while i < stop {
-                let a = UInt32(alpha[i])
-                if a == 255 {
-                    row[i] = opaque ? color : PixelMath.over(color, row[i])
-                } else if a != 0 {
-                    row[i] = PixelMath.over(PixelMath.scale(color, a), row[i])
-                }
-                i += 1
-            }
-        }
+        SpanKernels.blendSolid(row + start, color: color, coverage: alpha + start, count: end - start)
     }
 
     /// Draws an image whose pixels span (0, 0)–(width, height) in user space, filtered.
@@ -437,7 +408,7 @@ public struct Surface: @unchecked Sendable {
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
                         if blend == .normal {
-                            Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
+                            SpanKernels.blend(d, s, coverage: m, opacity: o, count: count)
                         } else {
                             BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
                         }
@@ -448,7 +419,7 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// One row of `composite`, pixel by pixel, with `Blending.blend` for the blend modes: the
-    /// reference (`BlendKernels` is the fast path of the non-normal modes).
+    /// reference (`SpanKernels.blend` is the fast path of normal, `BlendKernels` of the others).
     static func compositeRow(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>?,
                              count: Int, opacity o: UInt32, blend: BlendMode) {
         for i in 0..<count {

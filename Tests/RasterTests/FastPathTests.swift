@@ -174,4 +174,87 @@ final class FastPathTests: XCTestCase {
             pool.recycle(&bytes)
         }
     }
+
+    func testLinearGradientRowsByStretchesMatchThePerPixelReference() {
+        var r = Random(state: 17)
+        // A table whose neighbouring entries all differ, so that any misplaced pixel shows.
+        let lut = (0..<256).map { UInt32($0) &* 0x01010101 | 0xff000000 }
+        var fast = [UInt32](repeating: 0, count: 2100)
+        var reference = fast
+        lut.withUnsafeBufferPointer { lut in
+            for round in 0..<400 {
+                let count = 1 + Int(r.next() % 2000)
+                let t0 = (r.unit() - 0.3) * [0.01, 1, 2, 50][round % 4]
+                var dt = (r.unit() - 0.5) * [1e-5, 1e-3, 0.004, 0.05, 0][round % 5]
+                if round % 7 == 0 { dt = 1 / 255 * (r.next() % 2 == 0 ? 1 : -1) }
+                fast.withUnsafeMutableBufferPointer { Shader.linearRow(lut, t0: t0, dt: dt, count: count, into: $0.baseAddress!) }
+                reference.withUnsafeMutableBufferPointer {
+                    Shader.linearRowReference(lut, t0: t0, dt: dt, count: count, into: $0.baseAddress!)
+                }
+                XCTAssertEqual(fast[0..<count], reference[0..<count], "round \(round): t0 \(t0) dt \(dt) count \(count)")
+            }
+            for (t0, dt) in [(Double.nan, 0.001), (0.5, Double.infinity), (-Double.infinity, 0.001), (1e300, -1e300)] {
+                fast.withUnsafeMutableBufferPointer { Shader.linearRow(lut, t0: t0, dt: dt, count: 50, into: $0.baseAddress!) }
+                reference.withUnsafeMutableBufferPointer {
+                    Shader.linearRowReference(lut, t0: t0, dt: dt, count: 50, into: $0.baseAddress!)
+                }
+                XCTAssertEqual(fast[0..<50], reference[0..<50], "t0 \(t0) dt \(dt)")
+            }
+        }
+    }
+
+    /// Premultiplied pixels: transparent, opaque and partial ones, and now and then any bits.
+    func randomPixel(_ r: inout Random) -> UInt32 {
+        switch r.next() % 6 {
+        case 0: return 0
+        case 1: return 0xff00_0000 | UInt32(truncatingIfNeeded: r.next()) & 0xffffff
+        case 2: return UInt32(truncatingIfNeeded: r.next() ^ (r.next() << 16))
+        default:
+            let a = UInt32(r.byte())
+            let channel = { (v: UInt8) in UInt32(v) * a / 255 }
+            return a << 24 | channel(r.byte()) << 16 | channel(r.byte()) << 8 | channel(r.byte())
+        }
+    }
+
+    func testSpanKernelsMatchTheScalarReferenceToTheBit() {
+        var r = Random(state: 23)
+        for round in 0..<300 {
+            let count = 1 + Int(r.next() % 70)
+            let src = (0..<count).map { _ in randomPixel(&r) }
+            let dst = (0..<count).map { _ in randomPixel(&r) }
+            let coverage: [UInt8] = (0..<count).map { _ in
+                let v = r.next() % 4
+                return v == 0 ? 0 : v == 1 ? 255 : r.byte()
+            }
+            let opacity = [255, 0, 1, 128, UInt32(r.byte())][round % 5]
+            var fast = dst, reference = dst, composite = dst
+            src.withUnsafeBufferPointer { s in
+                coverage.withUnsafeBufferPointer { c in
+                    let mask = round % 2 == 0 ? c.baseAddress : nil
+                    fast.withUnsafeMutableBufferPointer {
+                        SpanKernels.blend($0.baseAddress!, s.baseAddress!, coverage: mask, opacity: opacity, count: count)
+                    }
+                    reference.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendReference($0.baseAddress!, s.baseAddress!, coverage: mask, opacity: opacity, count: count)
+                    }
+                    composite.withUnsafeMutableBufferPointer {
+                        Surface.compositeRow($0.baseAddress!, s.baseAddress!, mask: mask, count: count, opacity: opacity, blend: .normal)
+                    }
+                }
+            }
+            XCTAssertEqual(fast, reference, "blend, round \(round)")
+            XCTAssertEqual(fast, composite, "blend against compositeRow, round \(round)")
+            let color = round % 3 == 0 ? 0xff12_3456 : randomPixel(&r)
+            var solid = dst, solidReference = dst
+            coverage.withUnsafeBufferPointer { c in
+                solid.withUnsafeMutableBufferPointer {
+                    SpanKernels.blendSolid($0.baseAddress!, color: color, coverage: c.baseAddress!, count: count)
+                }
+                solidReference.withUnsafeMutableBufferPointer {
+                    SpanKernels.blendSolidReference($0.baseAddress!, color: color, coverage: c.baseAddress!, count: count)
+                }
+            }
+            XCTAssertEqual(solid, solidReference, "blendSolid, round \(round)")
+        }
+    }
 }
