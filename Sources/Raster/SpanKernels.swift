@@ -16,11 +16,46 @@ enum SpanKernels {
         return rb | ag
     }
 
-    /// `PixelMath.over` in every lane: a source with no alpha leaves the backdrop.
+    /// `PixelMath.over` in every lane: a source with no alpha leaves the backdrop. (The lanes
+    /// are chosen with masks made by arithmetic: SIMD comparisons and `replacing` compile to a
+    /// loop over the lanes.)
     @inline(__always) static func over(_ s: Lanes, _ d: Lanes) -> Lanes {
         let sa = s &>> 24
         let blended = s &+ scale(d, Lanes(repeating: 255) &- sa)
-        return blended.replacing(with: d, where: sa .== 0)
+        // All ones where sa is 0: sa − 1 wraps to have its top bit set only then.
+        let keep = Lanes.zero &- ((sa &- 1) &>> 31)
+        return (blended & ~keep) | (d & keep)
+    }
+
+    /// Eight coverage bytes (as loaded from memory) widened to lanes, the first byte in lane 0.
+    @inline(__always) static func widen(_ loaded: UInt64) -> Lanes {
+        let b = UInt64(littleEndian: loaded)
+        let low = UInt32(truncatingIfNeeded: b), high = UInt32(truncatingIfNeeded: b >> 32)
+        let lanes = Lanes(low, low >> 8, low >> 16, low >> 24, high, high >> 8, high >> 16, high >> 24)
+        return lanes & Lanes(repeating: 0xff)
+    }
+
+    /// Whether eight pixels all have alpha 255.
+    @inline(__always) static func allOpaque(_ p: UnsafePointer<UInt32>) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        let both = raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            & raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        // Two native pixels per word; the alpha bits of each are 24...31 of its own 32 bits.
+        let low = UInt32(truncatingIfNeeded: both), high = UInt32(truncatingIfNeeded: both >> 32)
+        return (low & high) >> 24 == 255
+    }
+
+    /// Whether the eight coverage bytes from `i` are all 255 (no coverage: full).
+    @inline(__always) static func coverageIsFull(_ coverage: UnsafePointer<UInt8>?, _ i: Int) -> Bool {
+        guard let coverage else { return true }
+        return UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self) == UInt64.max
+    }
+
+    /// Whether eight pixels are all zero (one scalar test, not a lane comparison).
+    @inline(__always) static func allZero(_ p: UnsafePointer<UInt32>) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        return raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
     }
 
     /// (x·y + 127) / 255 for x, y in 0...255, as (v + 128 + (v + 128) >> 8) >> 8, which is
@@ -36,14 +71,17 @@ enum SpanKernels {
         var i = 0
         let opacity = Lanes(repeating: o)
         while i + 8 <= count {
-            let s = UnsafeRawPointer(src + i).loadUnaligned(as: Lanes.self)
             var a = opacity
             if let coverage {
-                let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD8<UInt8>.self)
-                if bytes == .zero { i += 8; continue }
-                a = mul255(opacity, Lanes(truncatingIfNeeded: bytes))
+                let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+                if bytes == 0 { i += 8; continue }
+                a = mul255(opacity, widen(bytes))
             }
-            if s != .zero {
+            if o == 255, coverageIsFull(coverage, i), allOpaque(src + i) {
+                // Opaque source at full coverage: a copy, with no read of the backdrop.
+                (dst + i).update(from: src + i, count: 8)
+            } else if !allZero(src + i) {
+                let s = UnsafeRawPointer(src + i).loadUnaligned(as: Lanes.self)
                 let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
                 UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(s, a), d), as: Lanes.self)
             }
@@ -74,13 +112,13 @@ enum SpanKernels {
         let c = Lanes(repeating: color)
         var i = 0
         while i + 8 <= count {
-            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD8<UInt8>.self)
-            if bytes == .zero { i += 8; continue }
-            if opaque, bytes == SIMD8<UInt8>(repeating: 255) {
+            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+            if bytes == 0 { i += 8; continue }
+            if opaque, bytes == UInt64.max {
                 (dst + i).update(repeating: color, count: 8)
             } else {
                 let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
-                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(c, Lanes(truncatingIfNeeded: bytes)), d), as: Lanes.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(c, widen(bytes)), d), as: Lanes.self)
             }
             i += 8
         }

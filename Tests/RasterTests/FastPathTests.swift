@@ -220,13 +220,20 @@ final class FastPathTests: XCTestCase {
         var r = Random(state: 23)
         for round in 0..<300 {
             let count = 1 + Int(r.next() % 70)
-            let src = (0..<count).map { _ in randomPixel(&r) }
+            var src = (0..<count).map { _ in randomPixel(&r) }
             let dst = (0..<count).map { _ in randomPixel(&r) }
-            let coverage: [UInt8] = (0..<count).map { _ in
+            var coverage: [UInt8] = (0..<count).map { _ in
                 let v = r.next() % 4
                 return v == 0 ? 0 : v == 1 ? 255 : r.byte()
             }
-            let opacity = [255, 0, 1, 128, UInt32(r.byte())][round % 5]
+            // Opaque sources under full coverage (the copy the kernel makes without reading
+            // the backdrop), now and then with one pixel that is not.
+            if round % 4 == 1 {
+                src = src.map { $0 | 0xff00_0000 }
+                coverage = coverage.map { _ in 255 }
+                if round % 8 == 1 { src[Int(r.next()) % count] &= 0x7fff_ffff; coverage[Int(r.next()) % count] = 200 }
+            }
+            let opacity = round % 4 == 1 ? 255 : [255, 0, 1, 128, UInt32(r.byte())][round % 5]
             var fast = dst, reference = dst, composite = dst
             src.withUnsafeBufferPointer { s in
                 coverage.withUnsafeBufferPointer { c in
