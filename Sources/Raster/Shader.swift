@@ -158,18 +158,22 @@ struct Shader {
     static func linearRow(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
                           into out: UnsafeMutablePointer<UInt32>) {
         let end = t0 + Double(count) * dt
-        guard t0.isFinite, dt.isFinite, end.isFinite, abs(dt) * 255 < 0.5 else {
+        // Stretches pay when they are long: below about eight pixels an entry, pixel by pixel
+        // is as fast.
+        guard t0.isFinite, dt.isFinite, end.isFinite, abs(dt) * 255 * 8 < 1 else {
             return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out)
         }
         @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
+        // The guesses below need not be exact (they are checked), so no division is needed.
+        let inverseDt = dt != 0 ? 1 / dt : 0, step = 1.0 / 255
         var i = 0
         while i < count {
             let k = index(i)
             var j = count
-            // The position where the entry after k (in the direction of travel) starts.
-            let boundary = dt > 0 ? (Double(k) + 0.5) / 255 : (Double(k) - 0.5) / 255
             if dt != 0, (dt > 0 && k < 255) || (dt < 0 && k > 0) {
-                let guess = ((boundary - t0) / dt).rounded(.down) + 1
+                // Where the entry after k (in the direction of travel) starts.
+                let boundary = (Double(k) + (dt > 0 ? 0.5 : -0.5)) * step
+                let guess = (boundary - t0) * inverseDt + 1
                 j = guess.isFinite ? Int(min(max(guess, Double(i + 1)), Double(count))) : i + 1
                 while j < count, index(j) == k { j += 1 }
                 while j > i + 1, index(j - 1) != k { j -= 1 }

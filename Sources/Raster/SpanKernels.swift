@@ -91,6 +91,7 @@ enum SpanKernels {
     }
 
     /// `blend`, one pixel at a time with `PixelMath` (as `Surface.compositeRow` does): the reference.
+    @inline(__always)
     static func blendReference(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
                                opacity o: UInt32, count: Int) {
         for i in 0..<count {
@@ -126,6 +127,7 @@ enum SpanKernels {
     }
 
     /// `blendSolid` pixel by pixel: the reference.
+    @inline(__always)
     static func blendSolidReference(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
         let opaque = color >> 24 == 255
         for i in 0..<count {
