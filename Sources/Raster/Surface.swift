@@ -17,7 +17,9 @@ public struct Surface: @unchecked Sendable {
     public var pixels: [UInt32]
     /// The device pixels drawn since the surface was made or cleared: outside it every pixel
     /// is transparent (for an offscreen layer, what its later passes need to cover).
-    public private(set) var painted: PixelRect
+    public var painted: PixelRect { region.union }
+    /// `painted` as a few rectangles, which clearing visits.
+    private var region = DirtyRegion()
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
@@ -39,25 +41,29 @@ public struct Surface: @unchecked Sendable {
     /// Calls `body` with one surface per row range in `rows` (device rows, disjoint, within
     /// the surface), each a view over this surface's own pixels: drawing into the views draws
     /// into this surface, with no copy. The views must not be kept past `body`; each may be
-    /// drawn from its own thread. Afterwards the whole surface counts as painted.
+    /// drawn from its own thread. Each view starts from the part of this surface's painted
+    /// region it holds; afterwards this surface's region is what the views left.
     public mutating func withBands(_ rows: [Range<Int>], _ body: (UnsafeMutableBufferPointer<Surface>) -> Void) {
         let (w, x0, y0, h) = (width, originX, originY, height)
         let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
         guard valid, view == nil else { return }
         var storages = rows.map { _ in Rasterizer.Storage() }
         swap(&storages[0], &rasterStorage)
+        let before = region
+        var drawn = DirtyRegion()
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        painted: painted, storage: storages[i])
+                        painted: before, storage: storages[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
             swap(&storages[0], &bands[0].rasterStorage)
-            // Rows outside every band keep what they held: unless the bands cover every row
-            // painted before, the old rectangle stays in.
-            let drawn = bands.reduce(PixelRect.empty) { $0.union($1.painted) }
-            painted = Self.rows(rows, cover: painted) ? drawn : drawn.union(painted)
+            for band in bands { drawn.add(band.region) }
         }
+        // Rows outside every band keep what they held: unless the bands cover every row
+        // painted before, the old region stays in.
+        if !Self.rows(rows, cover: before.union) { drawn.add(before) }
+        region = drawn
         swap(&storages[0], &rasterStorage)
     }
 
@@ -69,14 +75,14 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// A band view over `bounds`; what it counts as painted is the part of the owner's
-    /// painted rectangle it holds.
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: PixelRect, storage: Rasterizer.Storage) {
+    /// painted region it holds.
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
-        self.painted = painted.intersection(bounds)
+        region = painted.intersection(bounds)
         rasterStorage = storage
         self.view = view
     }
@@ -87,8 +93,7 @@ public struct Surface: @unchecked Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt32](repeating: clearColor.premultiplied, count: self.width * self.height)
-        painted = .empty
-        if clearColor.premultiplied != 0 { painted = bounds }
+        if clearColor.premultiplied != 0 { region = DirtyRegion(bounds) }
     }
 
     public init(image: Image) {
@@ -97,8 +102,7 @@ public struct Surface: @unchecked Sendable {
         width = image.width
         height = image.height
         pixels = image.pixels
-        painted = .empty
-        painted = bounds
+        region = DirtyRegion(bounds)
     }
 
     /// A transparent surface holding the device pixels of `bounds`, its buffers taken from
@@ -109,7 +113,6 @@ public struct Surface: @unchecked Sendable {
         width = bounds.width
         height = bounds.height
         pixels = pool?.pixels(count: bounds.width * bounds.height, value: 0) ?? [UInt32](repeating: 0, count: bounds.width * bounds.height)
-        painted = .empty
         if let pool { rasterStorage = pool.rasterStorage() }
     }
 
@@ -120,7 +123,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func recycle(into pool: BufferPool) {
         pool.recycle(&pixels)
         pool.recycle(&rasterStorage)
-        painted = .empty
+        region = DirtyRegion()
     }
 
     public var image: Image { Image(width: width, height: height, pixels: pixels) }
@@ -131,11 +134,11 @@ public struct Surface: @unchecked Sendable {
         // need only visit what was drawn (an animation that covers part of the frame, or
         // a frame that drew little, costs that much and not a whole-frame pass).
         if value == 0 {
-            zero(painted.intersection(bounds), except: .empty)
+            for i in 0..<region.count { zero(region[i].intersection(bounds), except: .empty) }
         } else {
             withPixels { $0.update(repeating: value) }
         }
-        painted = value == 0 ? .empty : bounds
+        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
     }
 
     /// The simple `clear`: every pixel written, whatever was painted. The reference the
@@ -143,7 +146,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func referenceClear(_ color: Color = .clear) {
         let value = color.premultiplied
         withPixels { $0.update(repeating: value) }
-        painted = value == 0 ? .empty : bounds
+        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
     }
 
     /// Sets the pixels of `area` (device pixels, within the surface) but not those of `kept`
@@ -172,11 +175,11 @@ public struct Surface: @unchecked Sendable {
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
         if value == 0 {
-            zero(painted.intersection(bounds), except: keptHere)
-            painted = keptHere
+            for i in 0..<region.count { zero(region[i].intersection(bounds), except: keptHere) }
+            region = DirtyRegion(keptHere)
             return
         }
-        painted = bounds
+        region = DirtyRegion(bounds)
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
         withPixels { px in
@@ -259,7 +262,7 @@ public struct Surface: @unchecked Sendable {
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
-        painted = painted.union(coverage.bounds.intersection(bounds))
+        region.add(coverage.bounds.intersection(bounds))
         let clipMask = clip?.mask
         if let solid = shader.solidColor, clipMask == nil {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
@@ -369,7 +372,7 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        painted = painted.union(touched)
+        region.add(touched.intersection(self.bounds))
     }
 
     /// The common case: one colour through a row of coverage (`SpanKernels.blendSolid`).
@@ -395,7 +398,7 @@ public struct Surface: @unchecked Sendable {
         if let mask { area = area.intersection(mask.rect) }
         let o = PixelMath.alpha(Float(opacity))
         guard !area.isEmpty, o > 0 else { return }
-        painted = painted.union(area)
+        region.add(area)
         let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
         let maskValues = mask?.values ?? []
         // The blend mode's kernel is chosen once for the whole composite.
@@ -481,11 +484,11 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        painted = area.intersection(mask.rect)
+        region = region.intersection(mask.rect)
     }
 
     /// Marks the whole surface as painted (after writing `pixels` directly).
     public mutating func markPainted(_ area: PixelRect? = nil) {
-        painted = painted.union((area ?? bounds).intersection(bounds))
+        region.add((area ?? bounds).intersection(bounds))
     }
 }

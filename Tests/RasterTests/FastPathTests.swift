@@ -264,4 +264,54 @@ final class FastPathTests: XCTestCase {
             XCTAssertEqual(solid, solidReference, "blendSolid, round \(round)")
         }
     }
+
+    /// Scattered small shapes: more rectangles than the region keeps, so some are merged; every
+    /// one must still be cleared.
+    func testClearingScatteredPaintsLeavesNothingBehind() {
+        var r = Random(state: 29)
+        for round in 0..<20 {
+            var surface = Surface(width: 120, height: 90)
+            var reference = Surface(width: 120, height: 90)
+            for _ in 0..<(1 + round % 9) {
+                var square = Path()
+                square.addRect(Rect(x: r.unit() * 110, y: r.unit() * 80, width: 1 + r.unit() * 9, height: 1 + r.unit() * 9))
+                let color = Color(r: r.unit(), g: r.unit(), b: r.unit(), a: 0.5 + 0.5 * r.unit())
+                surface.fill(square, paint: .solid(color))
+                reference.fill(square, paint: .solid(color))
+            }
+            let kept = PixelRect(x0: 30, y0: 20, x1: 70, y1: 50)
+            if round % 2 == 0 {
+                surface.clear()
+                XCTAssertTrue(surface.pixels.allSatisfy { $0 == 0 }, "round \(round)")
+            } else {
+                surface.clear(.clear, except: kept)
+                for y in 0..<90 {
+                    for x in 0..<120 {
+                        let expected = kept.contains(x: x, y: y) ? reference.pixels[y * 120 + x] : 0
+                        XCTAssertEqual(surface.pixels[y * 120 + x], expected, "round \(round) at \(x),\(y)")
+                        if surface.pixels[y * 120 + x] != expected { return }
+                    }
+                }
+            }
+        }
+    }
+
+    func testADirtyRegionHoldsEveryRectangleAddedToIt() {
+        var r = Random(state: 31)
+        var region = DirtyRegion()
+        var added: [PixelRect] = []
+        for _ in 0..<40 {
+            let x = Int(r.next() % 200), y = Int(r.next() % 200)
+            let rect = PixelRect(x0: x, y0: y, x1: x + 1 + Int(r.next() % 30), y1: y + 1 + Int(r.next() % 30))
+            region.add(rect)
+            added.append(rect)
+            XCTAssertLessThanOrEqual(region.count, DirtyRegion.capacity)
+            for a in added {
+                for (px, py) in [(a.x0, a.y0), (a.x1 - 1, a.y1 - 1), (a.x0, a.y1 - 1), (a.x1 - 1, a.y0)] {
+                    XCTAssertTrue((0..<region.count).contains { region[$0].contains(x: px, y: py) }, "\(a) lost")
+                }
+                XCTAssertTrue(region.union.contains(a))
+            }
+        }
+    }
 }
