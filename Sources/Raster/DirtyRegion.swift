@@ -2,7 +2,9 @@
 /// every pixel is transparent, so clearing need visit only them. Sparse content (a ball, a
 /// pin and their shadow at opposite corners of the frame) keeps several small rectangles
 /// rather than one that spans the frame. At most `capacity` are kept, in place (no
-/// allocation); past that a new rectangle joins the one it grows least.
+/// allocation); past that a new rectangle joins the one it grows least. Overlapping
+/// rectangles are joined when that costs no extra pixels, so that a clear writes each pixel
+/// about once.
 struct DirtyRegion {
     static let capacity = 4
     private var r0 = PixelRect.empty, r1 = PixelRect.empty, r2 = PixelRect.empty, r3 = PixelRect.empty
@@ -38,20 +40,36 @@ struct DirtyRegion {
     mutating func add(_ rect: PixelRect) {
         guard !rect.isEmpty else { return }
         union = union.union(rect)
-        for i in 0..<count where self[i].contains(rect) { return }
+        // A kept rectangle that the new one overlaps (or nearly touches) joins it whenever
+        // their union holds no more pixels than the two apart: clearing then never writes
+        // the pixels they share twice.
+        var joined = rect
+        var i = 0
+        while i < count {
+            let both = self[i].union(joined)
+            if Self.area(both) <= Self.area(self[i]) + Self.area(joined) {
+                joined = both
+                count -= 1
+                self[i] = self[count]
+                i = 0
+                continue
+            }
+            i += 1
+        }
         if count < Self.capacity {
-            self[count] = rect
+            self[count] = joined
             count += 1
             return
         }
         var best = 0, bestGrowth = Int.max
         for i in 0..<count {
-            let grown = self[i].union(rect)
-            let growth = grown.width * grown.height - self[i].width * self[i].height
+            let growth = Self.area(self[i].union(joined)) - Self.area(self[i])
             if growth < bestGrowth { best = i; bestGrowth = growth }
         }
-        self[best] = self[best].union(rect)
+        self[best] = self[best].union(joined)
     }
+
+    private static func area(_ r: PixelRect) -> Int { r.width * r.height }
 
     mutating func add(_ other: DirtyRegion) {
         for i in 0..<other.count { add(other[i]) }
