@@ -65,6 +65,29 @@ enum SpanKernels {
         return (v &+ (v &>> 8)) &>> 8
     }
 
+    // What painting calls. An unoptimized (debug) build runs every lane operation as a
+    // generic call, many times slower than the scalar loop, so there painting takes the
+    // reference, whose pixels are the same; the tests call the lane kernels themselves.
+
+    @inline(__always)
+    static func paint(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
+                      opacity o: UInt32, count: Int) {
+        #if DEBUG
+        blendReference(dst, src, coverage: coverage, opacity: o, count: count)
+        #else
+        blend(dst, src, coverage: coverage, opacity: o, count: count)
+        #endif
+    }
+
+    @inline(__always)
+    static func paintSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+        #if DEBUG
+        blendSolidReference(dst, color: color, coverage: coverage, count: count)
+        #else
+        blendSolid(dst, color: color, coverage: coverage, count: count)
+        #endif
+    }
+
     /// `dst[i]` = `src[i]` scaled by `opacity`·`coverage[i]`/255 (coverage nil: 255) over `dst[i]`.
     static func blend(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
                       opacity o: UInt32, count: Int) {

@@ -341,7 +341,7 @@ public struct Surface: @unchecked Sendable {
         shader.shade(y: y, x0: x, count: count, into: colors)
         // Coverage times opacity, as (a·o + 127) / 255, scales each colour (for o = 255 that
         // is the coverage itself).
-        SpanKernels.blend(row, colors, coverage: alpha, opacity: o, count: count)
+        SpanKernels.paint(row, colors, coverage: alpha, opacity: o, count: count)
     }
 
     /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the
@@ -379,7 +379,7 @@ public struct Surface: @unchecked Sendable {
     @inline(__always)
     private static func blendSolid(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ alpha: UnsafeMutablePointer<UInt8>,
                                    _ start: Int, _ end: Int) {
-        SpanKernels.blendSolid(row + start, color: color, coverage: alpha + start, count: end - start)
+        SpanKernels.paintSolid(row + start, color: color, coverage: alpha + start, count: end - start)
     }
 
     /// Draws an image whose pixels span (0, 0)–(width, height) in user space, filtered.
@@ -411,7 +411,7 @@ public struct Surface: @unchecked Sendable {
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
                         if blend == .normal {
-                            SpanKernels.blend(d, s, coverage: m, opacity: o, count: count)
+                            SpanKernels.paint(d, s, coverage: m, opacity: o, count: count)
                         } else {
                             BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
                         }
