@@ -23,6 +23,18 @@ def roff(text):
     return "\n".join(lines)
 
 
+def environment(block):
+    """The ENVIRONMENT block of a discussion (a heading line, then "  NAME" lines each followed
+    by their text indented further) as a man page section with one tagged paragraph per name."""
+    out = [".SH ENVIRONMENT"]
+    for line in block.split("\n")[1:]:
+        if line.startswith("      "):
+            out.append(roff(line.strip()))
+        elif line.strip():
+            out += [".TP", "\\fB" + roff(line.strip()) + "\\fR"]
+    return out
+
+
 def paragraphs(text):
     """Discussion text as roff paragraphs: blank lines separate them, indented lines stay as typed."""
     out = []
@@ -78,8 +90,11 @@ def page(command, path, version, date, root_name):
         out.append("\\fIsubcommand\\fR [\\fIoptions\\fR]")
     out += [synopsis_item(a) for a in args]
     out += [".SH DESCRIPTION", ".PP", roff(command.get("abstract") or "")]
-    if command.get("discussion"):
-        out += paragraphs(command["discussion"])
+    blocks = (command.get("discussion") or "").strip().split("\n\n")
+    environment_blocks = [b for b in blocks if b.startswith("ENVIRONMENT\n")]
+    discussion = "\n\n".join(b for b in blocks if not b.startswith("ENVIRONMENT\n"))
+    if discussion:
+        out += paragraphs(discussion)
     if args:
         out.append(".SH OPTIONS")
         for a in args:
@@ -98,6 +113,8 @@ def page(command, path, version, date, root_name):
             sub_page = "-".join(path + [s["commandName"]])
             out += [".TP", f"\\fB{roff(s['commandName'])}\\fR", roff(s.get("abstract") or "") +
                     f" See \\fB{roff(sub_page)}\\fR(1)."]
+    for block in environment_blocks:
+        out += environment(block)
     out.append(".SH SEE ALSO")
     related = ["-".join(path[:-1])] if len(path) > 1 else []
     related += ["-".join(path + [s["commandName"]]) for s in subs]

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """Generates Buoy's own default animation: a boat riding rolling waves under a light sky.
 
-Layers (a 1920x1080 composition): Sky (gradient and sun), Boat (the water and the boat, anchored on the water line at
-the centre so the download can lift it), Check (the success badge). Frames 0-120 (0-50 %) are
-a seamless wave loop: every motion completes whole cycles; frames 120-240 (50-100 %) are the
-success segment: the waves keep rolling and a check mark draws itself.
+Layers (a 1920x1080 composition): Sky (gradient and sun), Boat (the water and the boat; the layer's anchor and
+position are the composition's centre, which the download lifts), Check (the success badge, in the middle of the
+screen). The water line sits low (at SEA, three quarters down) and the download lifts the layer by LIFT display
+heights at 100 %, so the boat rides the rising water from the lower quarter to the upper one and stays on screen,
+with a strip of sky above it, at every level (the water is the progress bar; the boat never leaves). Frames 0-120
+(0-50 %) are a seamless wave loop: every motion completes whole cycles; frames 120-240 (50-100 %) are the
+success segment: the waves keep rolling and a check mark draws itself in the centre.
 
 Writes the JSON to stdout, or with --swift the Swift source that embeds it.
 """
 import json, sys
 
 W, H, FR, OP, LOOP = 1920, 1080, 60, 240, 120
-CX, LINE = W // 2, H // 2  # the boat and the water line, at the centre
+CX, LINE = W // 2, H // 2  # the Boat layer's anchor: the composition's centre
+SEA = 820  # the water line at 0 %: 0.76 of the height
+LIFT = 0.5  # display heights the water rises at 100 %: the line ends at SEA - LIFT * H = 280 (0.26 of the height)
 
 
 def static(v):
@@ -99,7 +104,7 @@ def boat_group():
     # Bobbing: two whole rolls and two whole heaves per loop.
     roll = anim([0, 30, 60, 90, 120, 150, 180, 210, 240], [-4, 4, -4, 4, -4, 4, -4, 4, -4])
     heave = anim([0, 30, 60, 90, 120, 150, 180, 210, 240],
-                 [[CX, LINE - 4] if i % 2 == 0 else [CX, LINE + 6] for i in range(9)])
+                 [[CX, SEA - 4] if i % 2 == 0 else [CX, SEA + 6] for i in range(9)])
     return group("Boat Body", [
         group("Flag", [flag, fill([0.97, 0.42, 0.28])]),
         group("Sail", [sail, fill([1, 1, 1])]),
@@ -107,19 +112,19 @@ def boat_group():
         group("Mast", [mast, stroke([0.22, 0.25, 0.32], 5)]),
         group("Deck", [deck, fill([0.55, 0.33, 0.2])]),
         group("Hull", [hull, fill([0.22, 0.25, 0.32])]),
-    ], transform(p=(CX, LINE), s=(160, 160)) | {"p": heave, "r": roll})
+    ], transform(p=(CX, SEA), s=(160, 160)) | {"p": heave, "r": roll})
 
 
 def build():
     sky = {
         "ty": 4, "nm": "Sky", "ind": 3, "ip": 0, "op": OP, "st": 0, "ks": layer_ks(),
         "shapes": [
-            group("Sun", [{"ty": "el", "nm": "Disc", "p": static([CX + 520, LINE - 300]), "s": static([150, 150])},
+            group("Sun", [{"ty": "el", "nm": "Disc", "p": static([CX + 215, 170]), "s": static([150, 150])},
                           fill([1, 0.86, 0.45])],
                   transform() | {"o": anim([0, 60, 120, 180, 240], [92, 100, 92, 100, 92])}),
             group("Air", [{"ty": "rc", "nm": "Rect", "p": static([CX, LINE]), "s": static([6000, 6000]), "r": static(0)},
                           {"ty": "gf", "nm": "Gradient", "o": static(100), "t": 1, "r": 1,
-                           "s": static([CX, LINE - 560]), "e": static([CX, LINE + 60]),
+                           "s": static([CX, 0]), "e": static([CX, SEA + 60]),
                            "g": {"p": 2, "k": static([0, 0.63, 0.83, 0.98, 1, 0.9, 0.96, 1])}}]),
         ],
     }
@@ -127,23 +132,25 @@ def build():
         "ty": 4, "nm": "Boat", "ind": 2, "ip": 0, "op": OP, "st": 0,
         "ks": layer_ks(p=(CX, LINE), a=(CX, LINE)),
         "shapes": [
-            water_group("Front Water", [0.11, 0.5, 0.78], 480, 24, 0, 1, LINE + 32),
+            water_group("Front Water", [0.11, 0.5, 0.78], 480, 24, 0, 1, SEA + 32),
             boat_group(),
-            water_group("Back Water", [0.36, 0.68, 0.9], 400, 18, 130, -1, LINE - 8),
+            water_group("Back Water", [0.36, 0.68, 0.9], 400, 18, 130, -1, SEA - 8),
         ],
     }
-    tick = path([[-38, 2], [-10, 30], [42, -26]], [[0, 0]] * 3, [[0, 0]] * 3, closed=False, name="Tick")
+    tick = path([[-66, 4], [-18, 52], [74, -46]], [[0, 0]] * 3, [[0, 0]] * 3, closed=False, name="Tick")
     pop = anim([LOOP + 10, LOOP + 40, LOOP + 55], [[0, 0, 100], [150, 150, 100], [134, 134, 100]])
     check = {
         "ty": 4, "nm": "Check", "ind": 1, "ip": LOOP, "op": OP, "st": 0,
-        "ks": layer_ks(p=(CX, LINE - 290)) | {"s": pop},
+        "ks": layer_ks(p=(CX, LINE)) | {"s": pop},
         "shapes": [
             group("Badge", [
-                group("Mark", [tick, stroke([0.13, 0.62, 0.45], 14),
+                group("Mark", [tick, stroke([0.13, 0.62, 0.45], 24),
                                {"ty": "tm", "nm": "Trim Paths 1", "s": static(0), "o": static(0), "m": 1,
                                 "e": anim([LOOP + 35, LOOP + 75], [0, 100])}]),
-                group("Disc", [{"ty": "el", "nm": "Circle", "p": static([0, 0]), "s": static([136, 136])},
+                group("Disc", [{"ty": "el", "nm": "Circle", "p": static([0, 0]), "s": static([240, 240])},
                                fill([1, 1, 1])]),
+                group("Shadow", [{"ty": "el", "nm": "Ring", "p": static([0, 6]), "s": static([272, 272])},
+                                 fill([0.04, 0.12, 0.2], opacity=35)]),
             ]),
         ],
     }
@@ -158,6 +165,8 @@ def main():
         print("// Generated by tools/make-default-animation.py; edit that script, not this file.")
         print("/// Buoy's own animation: a boat riding rolling waves (frames 0–120 loop, 120–240 success).")
         print("public enum DefaultAnimation {")
+        print("    /// How far the download lifts the water at 100 %, in display heights: the boat stays on screen.")
+        print(f"    public static let lift = {LIFT}")
         print("    public static let json = #\"\"\"")
         print(text)
         print("\"\"\"#")

@@ -1,5 +1,6 @@
 import CKernel
 import Foundation
+import Posix
 
 /// The operator's side: one connection, JSON lines both ways.
 public final class ControlClient {
@@ -76,9 +77,9 @@ public final class ControlClient {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, Int32(left * 1000)) > 0 else { return nil }
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = retryingInterrupts { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n <= 0 {
-                if n == 0 || (errno != EINTR && errno != EAGAIN) { isClosed = true }
+                if n == 0 || errno != EAGAIN { isClosed = true }
                 return nil
             }
             pending += buffer[0..<n]

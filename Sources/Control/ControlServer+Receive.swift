@@ -1,5 +1,6 @@
 import CKernel
 import Foundation
+import Posix
 
 /// The input side of the control server: accepting connections within the cap, reading
 /// bounded amounts, splitting lines into requests.
@@ -12,7 +13,6 @@ extension ControlServer {
         for _ in 0..<1024 {
             let fd = acceptNonBlocking()
             if fd < 0 {
-                if errno == EINTR { continue }
                 if (errno == EMFILE || errno == ENFILE) && shedOneConnection() { continue }
                 break
             }
@@ -48,7 +48,7 @@ extension ControlServer {
 
     /// accept, then non-blocking and close-on-exec (Glibc's accept4 is not visible to Swift).
     private func acceptNonBlocking() -> Int32 {
-        let fd = accept(listener.fd, nil, nil)
+        let fd = retryingInterrupts { accept(listener.fd, nil, nil) }
         guard fd >= 0 else { return fd }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -70,9 +70,8 @@ extension ControlServer {
         var ended = false
         var chunk = [UInt8](repeating: 0, count: 16384)
         while (clients[fd]?.input.count ?? 0) < limits.maxLineBytes {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             if n > 0 { clients[fd]!.input += chunk[0..<n]; continue }
-            if n < 0 && errno == EINTR { continue }
             ended = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
             break
         }

@@ -181,11 +181,9 @@ public final class ControlServer {
     /// Writes pending output until the socket would block; a broken connection is dropped.
     private func flush(_ fd: Int32) {
         while let output = clients[fd]?.output, !output.isEmpty {
-            let n = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            let n = retryingInterrupts { output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
             if n > 0 {
                 clients[fd]!.output.removeFirst(n)
-            } else if n < 0 && errno == EINTR {
-                continue
             } else {
                 if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
                 disconnect(fd)

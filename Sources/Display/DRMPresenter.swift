@@ -398,11 +398,7 @@ public final class DRMPresenter: Presenter {
     public func close() {
         guard !closed else { return }
         closed = true
-        // A flip still queued must land before its buffers go.
-        for _ in 0..<3 where flipPending {
-            guard (try? waitForEvents(timeout: 1)) == true else { break }
-            _ = try? flipCompleted()
-        }
+        waitForQueuedFlip()
         atomic?.destroy()
         if let saved = savedCrtc {
             var connector = connectorID
@@ -423,6 +419,46 @@ public final class DRMPresenter: Presenter {
         drmDropMaster(fd)
         Glibc.close(fd)
     }
+
+    /// A flip still queued must land before its buffers go.
+    private func waitForQueuedFlip() {
+        for _ in 0..<3 where flipPending {
+            guard (try? waitForEvents(timeout: 1)) == true else { break }
+            _ = try? flipCompleted()
+        }
+    }
+
+    /// Leaves the frame on screen on the CRTC for the next program: the shown buffer's
+    /// framebuffer is closed with DRM_IOCTL_MODE_CLOSEFB (Linux 6.8+), which, unlike RMFB, does
+    /// not turn the CRTC off; the previous CRTC and the console mode are not restored (the
+    /// console stays in graphics mode, so its text is not drawn over the picture). On an older
+    /// kernel the framebuffer goes when the device is closed and the kernel shows its console.
+    public func closeRetainingPicture() {
+        guard !closed else { return }
+        closed = true
+        waitForQueuedFlip()
+        if let saved = savedCrtc {
+            drmModeFreeCrtc(saved)
+            savedCrtc = nil
+        }
+        for (i, b) in buffers.enumerated() {
+            munmap(b.map, b.size)
+            var request = DRMCloseFB(fb: b.fb, pad: 0)
+            if i != front || buoy_ioctl_ptr(fd, DRMCloseFB.request, &request) != 0 { drmModeRmFB(fd, b.fb) }
+            drmModeDestroyDumbBuffer(fd, b.handle)
+        }
+        buffers = []
+        drmDropMaster(fd)
+        Glibc.close(fd)
+    }
+}
+
+/// struct drm_mode_closefb; its ioctl is DRM_IOWR(0xD0, struct drm_mode_closefb).
+private struct DRMCloseFB {
+    var fb: UInt32
+    var pad: UInt32
+    /// _IOC(read|write, 'd', 0xD0, 8).
+    static let request: UInt = (3 << 30) | (8 << 16) | (0x64 << 8) | 0xD0
 }
 
 /// `--mode 1280x720[@60]`.

@@ -99,13 +99,9 @@ public final class FBDevPresenter: Presenter {
         return FramePacing.presentationTime(notBefore: earliest, last: last, interval: refreshInterval)
     }
 
-    /// Whether FBIO_WAITFORVSYNC works here. A driver without it (fbtft and most SPI panels
-    /// have no vsync interrupt) says so with ENOTTY or EINVAL at once: frames are then paced by
-    /// a timer. Any other failure (a signal is retried; a timeout, a busy device) counts, and
-    /// only `vsyncFailureLimit` in a row turn vsync off — one bad wait does not end it for the run.
-    private var hasVsync = true
-    private var vsyncFailures = 0
-    static let vsyncFailureLimit = 3
+    /// Whether FBIO_WAITFORVSYNC is waited on (see `VsyncHealth`).
+    private var vsync = VsyncHealth()
+    private var hasVsync: Bool { vsync.isOn }
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
@@ -133,16 +129,21 @@ public final class FBDevPresenter: Presenter {
 
     private func waitForVsync() {
         var zero: UInt32 = 0
-        if retryingInterrupts({ buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) }) == 0 {
-            vsyncFailures = 0
-            return
-        }
-        let e = errno
-        vsyncFailures += 1
-        if e == ENOTTY || e == EINVAL || e == EOPNOTSUPP || vsyncFailures >= Self.vsyncFailureLimit { hasVsync = false }
+        let failed = retryingInterrupts({ buoy_ioctl_ptr(fd, buoy_fbio_waitforvsync, &zero) }) != 0
+        vsync.record(failure: failed ? errno : nil)
     }
 
     private var closed = false
+
+    /// Leaves the picture in the framebuffer (and the page shown) for the next program; the
+    /// console stays in graphics mode so its text is not drawn over it.
+    public func closeRetainingPicture() {
+        guard !closed else { return }
+        closed = true
+        munmap(map, mapSize)
+        Glibc.close(fd)
+    }
+
     public func close() {
         guard !closed else { return }
         closed = true
@@ -204,5 +205,28 @@ public struct FBPixelLayout: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         func f(_ name: String, _ x: Field) -> String { "\(name) \(x.length) bits at \(x.offset)" + (x.msbRight ? " (msb right)" : "") }
         return "\(bitsPerPixel) bpp, \(f("red", red)), \(f("green", green)), \(f("blue", blue))"
+    }
+}
+
+/// Whether a framebuffer's FBIO_WAITFORVSYNC is worth waiting on. A driver without it (fbtft
+/// and most SPI panels have no vsync interrupt) says so with ENOTTY, EINVAL or EOPNOTSUPP at
+/// once: frames are then paced by a timer. Any other failure (a timeout, a busy device; a
+/// signal is retried before it gets here) counts, and only `failureLimit` in a row turn vsync
+/// off: one bad wait does not end it for the rest of the run.
+public struct VsyncHealth: Equatable, Sendable {
+    public private(set) var isOn = true
+    private var failuresInARow = 0
+    public static let failureLimit = 3
+
+    public init() {}
+
+    /// One wait's result: nil when it worked, else its errno.
+    public mutating func record(failure errno: Int32?) {
+        guard let errno else {
+            failuresInARow = 0
+            return
+        }
+        failuresInARow += 1
+        if errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP || failuresInARow >= Self.failureLimit { isOn = false }
     }
 }

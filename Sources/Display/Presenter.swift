@@ -24,6 +24,9 @@ public protocol Presenter: AnyObject {
     func present(_ surface: Surface, version: UInt64) throws -> Presentation
     /// Gives the display back (restores the previous mode and console).
     func close()
+    /// Lets go of the display leaving the last frame on it for the next program (Plymouth's
+    /// `--retain-splash`): no mode or console restored. Files and streams: the same as `close()`.
+    func closeRetainingPicture()
     /// How the picture is turned on the panel (orientation property and --rotate).
     var rotation: Rotation { get }
     /// Files and streams: time is virtual (frame number over the rate), nothing is on a screen.
@@ -41,6 +44,7 @@ public protocol Presenter: AnyObject {
 
 extension Presenter {
     public var writesFiles: Bool { false }
+    public func closeRetainingPicture() { close() }
     public var flipDescriptor: Int32? { nil }
     public func queue(_ surface: Surface, version: UInt64) throws -> Presentation? { try present(surface, version: version) }
     public func flipCompleted() throws -> Presentation? { nil }

@@ -22,10 +22,13 @@ public final class Y4MPresenter: Presenter {
         if path == "-" {
             handle = .standardOutput
         } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw DisplayError(device: "y4m:\(path)", reason: "cannot create the file")
+            // Opened in place, not made by FileManager.createFile: that writes a new file and
+            // renames it over the path, which replaced /dev/null (a device) with a regular file.
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw DisplayError(device: "y4m:\(path)", reason: "cannot open it for writing: \(String(cString: strerror(errno)))")
             }
-            handle = h
+            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
         self.path = path
         panelWidth = width

@@ -107,9 +107,8 @@ extension DownloadSession {
         }
         var done = 0
         while done < length {
-            let n = Glibc.write(t.fd, data + done, length - done)
+            let n = retryingInterrupts { Glibc.write(t.fd, data + done, length - done) }
             if n < 0 {
-                if errno == EINTR { continue }
                 t.diskError = errno
                 return 0
             }

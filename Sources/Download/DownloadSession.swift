@@ -390,8 +390,7 @@ public final class DownloadSession {
         while t.hashed < total && Monotonic.now() < deadline {
             let want = Int(min(Int64(Self.hashSlice), total - t.hashed))
             if buffer.count < want { buffer = [UInt8](repeating: 0, count: Self.hashSlice) }
-            let n = buffer.withUnsafeMutableBytes { Glibc.pread(t.fd, $0.baseAddress, want, off_t(t.hashed)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.pread(t.fd, $0.baseAddress, want, off_t(t.hashed)) } }
             guard n > 0 else {
                 let error: Int32? = n < 0 ? errno : nil
                 t.placement?.unlinkPart()
@@ -443,8 +442,8 @@ public final class DownloadSession {
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw DownloadError.disk(path: path, reason: "cannot read", errno: errno) }
+            let n = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            if n < 0 { throw DownloadError.disk(path: path, reason: "cannot read", errno: errno) }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
         }

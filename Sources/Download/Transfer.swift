@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Posix
 
 extension DownloadSession {
     /// One file's transfer state across its attempts.
@@ -83,9 +84,8 @@ extension DownloadSession {
         /// Reads and hashes up to `limit` more bytes; returns the hex digest at the end of the file.
         func advance(limit: Int) throws -> String? {
             var buffer = [UInt8](repeating: 0, count: limit)
-            let n = buffer.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress, limit, off_t(position)) }
+            let n = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress, limit, off_t(position)) } }
             if n < 0 {
-                if errno == EINTR { return nil }
                 throw DownloadError.disk(path: path, reason: "cannot read it", errno: errno)
             }
             if n == 0 { return SHA256.hex(hasher.finalize()) }

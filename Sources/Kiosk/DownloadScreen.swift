@@ -23,6 +23,10 @@ public final class DownloadScreen {
         /// How far the water rises at 100 %, in display heights (1: from the centre to one
         /// display height above; more for animations whose water line sits low).
         public var lift = 1.0
+        /// Measure `lift` in the animation's own height on the display rather than the
+        /// display's when that is larger (a letterboxed `fit`): an animation whose picture must
+        /// stay in view (the built-in boat) then rises the same share of itself on any panel.
+        public var liftInAnimationHeights = false
         /// How long the water takes to ease to each new download figure.
         public var easing = 0.6
         /// Colours that turn to `failureColor` when the download fails (the default
@@ -31,6 +35,15 @@ public final class DownloadScreen {
         public var failureColor = RGBA(r: 0.55, g: 0.32, b: 0.36)
 
         public init() {}
+
+        /// For Buoy's own animation: its water line sits low and rises `DefaultAnimation.lift`
+        /// display heights, so the boat stays on screen at every level.
+        public static var defaultAnimation: Configuration {
+            var configuration = Configuration()
+            configuration.lift = DefaultAnimation.lift
+            configuration.liftInAnimationHeights = true
+            return configuration
+        }
     }
 
     public private(set) var state: State = .idle
@@ -62,7 +75,8 @@ public final class DownloadScreen {
             // taller (fill mode crops it): the water then fills the screen on any shape of display.
             let toSurface = viewport.transform(animationWidth: renderer.animation.width, animationHeight: renderer.animation.height)
             let animationPixels = renderer.animation.height * abs(toSurface.d)
-            let pixels = max(Double(viewport.height), animationPixels) * configuration.lift
+            let measure = configuration.liftInAnimationHeights ? animationPixels : max(Double(viewport.height), animationPixels)
+            let pixels = measure * configuration.lift
             let rise = Self.parentOffset(forSurfaceOffset: Point(x: 0, y: -pixels), renderer: renderer,
                                          keypath: configuration.progressKeypath, start: start, frame: frame, viewport: viewport)
             let provider = InterpolatorValueProvider(start: start, end: Vec2(x: start.x + rise.x, y: start.y + rise.y))

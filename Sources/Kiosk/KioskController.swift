@@ -133,6 +133,8 @@ public struct KioskController {
         case .quit:
             guard configuration.external, !reported else { return [] }
             reported = true
+            // psplash exits at once on QUIT; the success segment only when asked for.
+            guard configuration.psplashQuit == .success else { return [.log("psplash: QUIT")] + finish(.psplashQuit) }
             return [.screen(.succeeded)]
         }
     }
@@ -155,9 +157,15 @@ public struct KioskController {
         } else if configuration.retryAfter != nil {
             effects.append(.log("giving up after \(automaticRetries) automatic retries"))
         }
-        let text = configuration.trigger == .input ? "Download failed — press a key to retry"
-            : retryDelay.map { "Download failed — retrying in \(Int($0.rounded(.up))) s" } ?? "Download failed: " + failure
-        return effects + [.showMessage(text)]
+        return effects + [.showMessage(configuration.prompts.failure(failure, retry: retryHint))]
+    }
+
+    /// How this failure can be tried again, as the screen tells it: the automatic retry's
+    /// countdown, a press, the daemon's next fetch, or nothing (the run ends with the failure).
+    private var retryHint: RetryHint {
+        if let retryDelay { return .automatic(seconds: Int(retryDelay.rounded(.up))) }
+        if configuration.trigger == .input { return .press }
+        return configuration.daemon ? .fetchAgain : .none
     }
 
     private mutating func automaticRetry(at now: Double) -> [KioskEffect] {

@@ -20,13 +20,22 @@ public struct KioskConfiguration: Equatable, Sendable {
     public var onComplete: Completion = .exit
     /// Frames go to files or a stream: a failure with --trigger input does not wait for a key.
     public var writesFiles = false
+    /// What psplash's `QUIT` does: exit at once (as psplash does, the console given back),
+    /// play the success segment first, or exit at once leaving the last frame on the panel.
+    public enum PsplashQuit: String, Sendable, CaseIterable { case exit, success, retain }
+    public var psplashQuit: PsplashQuit = .exit
     /// What the status line says while waiting for a press.
     public var prompt = "Press Enter, Space or touch the screen to start"
+    /// An animation shown on its own (`buoy play`): nothing to download or wait for; the run
+    /// ends when the screen reports `done` (the player finished, or its time ran out).
+    public var animationOnly = false
+    /// The screen's words (the failure's two lines) in the chosen language.
+    public var prompts = Prompts(language: .english)
 
     public init() {}
 
     /// Without files or a socket, psplash's PROGRESS drives the water.
-    public var external: Bool { job.isEmpty && !daemon }
+    public var external: Bool { job.isEmpty && !daemon && !animationOnly }
 }
 
 /// A control request, as parsed from its JSON line.
@@ -87,6 +96,8 @@ public enum KioskOutcome: Equatable, Sendable {
     case stopped(signal: Int32)
     /// Asked to quit over the socket, or a daemon's end.
     case quit
+    /// psplash's `QUIT` (without the success segment): exit at once.
+    case psplashQuit
 }
 
 public enum KioskEffect: Equatable, Sendable {

@@ -13,6 +13,8 @@ public struct ParseLimits: Sendable {
     public var maxShapeDepth = 64
     public var maxAssets = 10_000
     public var maxPathVertices = 100_000
+    /// Text animators per text layer (each is evaluated for every glyph of every frame).
+    public var maxTextAnimators = 100
 
     public init() {}
 }

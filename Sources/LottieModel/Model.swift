@@ -76,6 +76,38 @@ public struct Effect: Sendable {
     public var values: [EffectValue]
 }
 
+/// A layer style (`sy`), as After Effects' Layer Styles export it. Only the properties Buoy
+/// draws are kept; each is nil when the file leaves it out.
+public struct LayerStyle: Sendable {
+    /// The `ty` numbers of the styles.
+    public enum Kind: Int, Sendable {
+        case stroke = 0, dropShadow = 1, innerShadow = 2, outerGlow = 3, innerGlow = 4, bevelEmboss = 5, satin = 6
+        case colorOverlay = 7, gradientOverlay = 8
+    }
+
+    public var kind: Kind?
+    public var name: String
+    /// `c`: the shadow's or glow's colour.
+    public var color: Animated<RGBA>?
+    /// `o`: 0 to 100.
+    public var opacity: Animated<Double>?
+    /// `a`: degrees.
+    public var angle: Animated<Double>?
+    /// `s`: the size of the blur.
+    public var size: Animated<Double>?
+    /// `d`: the distance of the offset.
+    public var distance: Animated<Double>?
+    /// `ch`: spread (drop shadow, glow) or choke (inner shadow, inner glow), 0 to 100.
+    public var spread: Animated<Double>?
+    /// `sr`: where an inner glow starts, 1 the centre, 2 the edges.
+    public var source: Animated<Double>?
+
+    public init(kind: Kind?, name: String) {
+        self.kind = kind
+        self.name = name
+    }
+}
+
 public enum LayerKind: Sendable {
     case precomp(refId: String, width: Double, height: Double)
     case solid(color: RGBA, width: Double, height: Double)
@@ -108,6 +140,8 @@ public struct Layer: Sendable {
     /// Seconds of the precomp's time at each frame of this layer.
     public var timeRemap: Animated<Double>?
     public var effects: [Effect]
+    /// `sy`: layer styles.
+    public var styles: [LayerStyle] = []
 }
 
 public struct ShapeItem: Sendable {
@@ -219,12 +253,17 @@ public struct TextDocument: Sendable, Interpolatable {
     public var fillColor: RGBA?
     public var strokeColor: RGBA?
     public var strokeWidth: Double
+    /// Between baselines; 0 when the file gives none (the font's own line height is used).
     public var lineHeight: Double
     /// Thousandths of an em between letters.
     public var tracking: Double
     public var baselineShift: Double
     public var boxPosition: Vec2?
     public var boxSize: Vec2?
+    /// The stroke is drawn over the fill (`of`); else under it.
+    public var strokeOverFill: Bool = false
+    /// Capitals (`ca`): 0 as written, 1 all caps, 2 small caps (drawn as all caps).
+    public var caps: Int = 0
 
     /// Text changes in steps.
     public static func interpolate(_ a: TextDocument, _ b: TextDocument, _ t: Double, perComponent: [Double]?) -> TextDocument {
@@ -232,8 +271,18 @@ public struct TextDocument: Sendable, Interpolatable {
     }
 }
 
+public enum TextAnchorGrouping: Int, Sendable { case characters = 1, words, lines, all }
+
 public struct TextData: Sendable {
     public var documents: Animated<TextDocument>
+    /// Applied in order to each character.
+    public var animators: [TextAnimator] = []
+    /// Where a character's anchor lies, in percent of its advance and size from the centre
+    /// of its baseline (`m.a`).
+    public var groupingAlignment = Animated<Vec2>(Vec2(x: 0, y: 0))
+    /// What characters turn and scale about (`m.g`): each its own centre, or the centre of
+    /// its word, its line or the whole text.
+    public var anchorGrouping: TextAnchorGrouping = .characters
 
     public func document(at frame: Double) -> TextDocument { documents.value(at: frame) }
 }
@@ -293,6 +342,9 @@ public struct Animation: Sendable {
     public var glyphs: [Glyph]
     /// What was skipped while loading.
     public var warnings: [ParseWarning]
+    /// How many properties have more than one keyframe (the parser counts them); nil when
+    /// not known (a model made some other way), which counts as animated.
+    public var animatedProperties: Int? = nil
 
     /// Length in seconds.
     public var duration: Double { (outPoint - inPoint) / frameRate }

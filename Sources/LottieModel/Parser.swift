@@ -67,6 +67,9 @@ struct LottieParser {
     let baseDirectory: String?
     let limits: ParseLimits
     var keyframeCount = 0
+    /// Properties with more than one keyframe: where none is, only layers' in and out points
+    /// make one frame differ from another.
+    var animatedProperties = 0
     /// Image files inside a container (dotLottie), by the asset's `u` and `p`.
     var containerFile: ((String, String) throws -> [UInt8]?)? = nil
     /// The top composition's in and out points: a layer that lacks its own takes these.
@@ -111,10 +114,12 @@ struct LottieParser {
         let drawable = breakPrecompCycles(root: rootRefs, references: references, assets: assets, log: root.log)
         let (fonts, glyphs) = self.fontsAndGlyphs(root)
         if root["ddd"].map({ (try? $0.bool()) ?? false }) == true { warn(root, "3D layers are drawn flat") }
-        return Animation(name: optional(root, "nm", "") { try $1.string() }, version: optional(root, "v", "") { try $1.string() },
-                         frameRate: frameRate, inPoint: compositionRange.inPoint, outPoint: compositionRange.outPoint,
-                         width: width, height: height, layers: layers, assets: drawable, markers: markers(root),
-                         fonts: fonts, glyphs: glyphs, warnings: [])
+        var animation = Animation(name: optional(root, "nm", "") { try $1.string() }, version: optional(root, "v", "") { try $1.string() },
+                                  frameRate: frameRate, inPoint: compositionRange.inPoint, outPoint: compositionRange.outPoint,
+                                  width: width, height: height, layers: layers, assets: drawable, markers: markers(root),
+                                  fonts: fonts, glyphs: glyphs, warnings: [])
+        animation.animatedProperties = animatedProperties
+        return animation
     }
 
     /// `fr`, or 30 when it is missing or unusable.
@@ -397,7 +402,8 @@ struct LottieParser {
                      blendMode: BlendMode(rawValue: blend) ?? .normal, masks: masks,
                      matteMode: MatteMode(rawValue: matte) ?? .none, matteParent: optional(node, "tp", nil) { try $1.int() },
                      isMatteSource: optional(node, "td", false) { try $1.bool() },
-                     timeRemap: optional(node, "tm", nil) { try $0.scalar($1) }, effects: effects)
+                     timeRemap: optional(node, "tm", nil) { try $0.scalar($1) }, effects: effects,
+                     styles: list(node, "sy", "the layer style is skipped") { try $0.layerStyle($1) })
     }
 
     /// The items of the array `key` read by `read`; a malformed item is skipped with a warning.
@@ -426,13 +432,44 @@ struct LottieParser {
                     expansion: optional(node, "x", Animated(0)) { try $0.scalar($1) })
     }
 
+    /// The effect types Buoy draws: tint, fill, drop shadow, Gaussian blur.
+    static let drawnEffectTypes: Set<Int> = [20, 21, 25, 29]
+
     mutating func effect(_ node: JSONNode) throws -> Effect {
         guard node.isObject else { throw node.fail("expected an effect object, found \(node.kindName)") }
         let values = list(node, "ef", "the effect value is skipped") { try $0.effectValue($1) }
         let type = optional(node, "ty", -1) { try $1.int() }
-        if ![20, 21, 25].contains(type) { warn(node, "effect type \(type) is not drawn") }
-        return Effect(type: type, name: optional(node, "nm", "") { try $1.string() }, matchName: optional(node, "mn", "") { try $1.string() },
+        let matchName = optional(node, "mn", "") { try $1.string() }
+        if !Self.drawnEffectTypes.contains(type), !Self.isExpressionControl(matchName) {
+            warn(node, "effect type \(type) is not drawn")
+        }
+        return Effect(type: type, name: optional(node, "nm", "") { try $1.string() }, matchName: matchName,
                       enabled: optional(node, "en", true) { try $1.bool() }, values: values)
+    }
+
+    /// Expression controls (sliders, checkboxes, colour and point controls...) only hold
+    /// values for expressions: they draw nothing, so they are no loss worth a warning.
+    static func isExpressionControl(_ matchName: String) -> Bool {
+        matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")
+    }
+
+    /// A layer style; the kinds Buoy does not draw are kept (with a warning) but draw nothing.
+    mutating func layerStyle(_ node: JSONNode) throws -> LayerStyle {
+        guard node.isObject else { throw node.fail("expected a layer style object, found \(node.kindName)") }
+        let type = optional(node, "ty", -1) { try $1.int() }
+        var style = LayerStyle(kind: LayerStyle.Kind(rawValue: type), name: optional(node, "nm", "") { try $1.string() })
+        switch style.kind {
+        case .dropShadow?, .innerShadow?, .outerGlow?, .innerGlow?: break
+        default: warn(node, "layer style type \(type) is not drawn")
+        }
+        style.color = optional(node, "c", nil) { try $0.color($1) }
+        style.opacity = optional(node, "o", nil) { try $0.scalar($1) }
+        style.angle = optional(node, "a", nil) { try $0.scalar($1) }
+        style.size = optional(node, "s", nil) { try $0.scalar($1) }
+        style.distance = optional(node, "d", nil) { try $0.scalar($1) }
+        style.spread = optional(node, "ch", nil) { try $0.scalar($1) }
+        style.source = optional(node, "sr", nil) { try $0.scalar($1) }
+        return style
     }
 
     mutating func effectValue(_ node: JSONNode) throws -> EffectValue {
@@ -477,8 +514,22 @@ struct LottieParser {
         }
         guard !keyframes.isEmpty else { throw d.fail("text has no documents") }
         keyframeCount += keyframes.count
-        if node["a"].map({ $0.count > 0 }) == true { warn(node, "text animators are not applied") }
-        return TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        if keyframes.count > 1 { animatedProperties += 1 }
+        var data = TextData(documents: Animated(keyframes: keyframes.sorted { $0.time < $1.time }))
+        data.animators = list(node, "a", "the text animator is skipped") { p, a in try p.textAnimator(a) }
+        if data.animators.count > limits.maxTextAnimators {
+            if let list = node["a"] { warn(list, "more than \(limits.maxTextAnimators) text animators; the rest are not applied") }
+            data.animators.removeLast(data.animators.count - limits.maxTextAnimators)
+        }
+        if let more = node["m"] {
+            data.groupingAlignment = optional(more, "a", data.groupingAlignment) { try $0.vector($1) }
+            data.anchorGrouping = optional(more, "g", data.anchorGrouping) { _, g in
+                guard let grouping = TextAnchorGrouping(rawValue: try g.int()) else { throw g.fail("anchor grouping is not one of 1...4") }
+                return grouping
+            }
+        }
+        if let path = node["p"], path["m"] != nil { warn(path, "text on a path is drawn on a straight line") }
+        return data
     }
 
     func textDocument(_ node: JSONNode) throws -> TextDocument {
@@ -498,8 +549,9 @@ struct LottieParser {
         let size = try node.optionalDouble("s", default: 10)
         return TextDocument(text: try node.optionalString("t") ?? "", fontName: try node.optionalString("f") ?? "", size: size,
                             justification: try node["j"]?.int() ?? 0, fillColor: try rgba("fc"), strokeColor: try rgba("sc"),
-                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: size * 1.2),
+                            strokeWidth: try node.optionalDouble("sw", default: 0), lineHeight: try node.optionalDouble("lh", default: 0),
                             tracking: try node.optionalDouble("tr", default: 0), baselineShift: try node.optionalDouble("ls", default: 0),
-                            boxPosition: try point("ps"), boxSize: try point("sz"))
+                            boxPosition: try point("ps"), boxSize: try point("sz"),
+                            strokeOverFill: try node["of"]?.bool() ?? false, caps: (try? node["ca"]?.int()) ?? 0)
     }
 }

@@ -112,6 +112,7 @@ extension LottieParser {
             break
         }
         if spatial { attachSpatialCurves(&keyframes, tangents) }
+        if keyframes.count > 1 { animatedProperties += 1 }
         return Animated(keyframes: keyframes)
     }
 

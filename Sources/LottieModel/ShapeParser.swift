@@ -51,8 +51,9 @@ extension LottieParser {
         case "rd":
             kind = .roundedCorners(radius: try scalar(node.required("r")))
         case "mm":
-            warn(node, "merge paths are not applied (as in lottie-ios's main renderer)")
-            kind = .merge(mode: optional(node, "mm", 1) { try $1.int() })
+            let mode = optional(node, "mm", 1) { try $1.int() }
+            if !(1...5).contains(mode) { warn(node, "merge mode \(mode) is not known; the paths are merged as they are") }
+            kind = .merge(mode: mode)
         case "op":
             kind = .offsetPath(amount: try scalar(node.required("a")), join: optional(node, "lj", 1) { try $1.int() },
                                miterLimit: optional(node, "ml", Animated(4)) { try $0.scalar($1) })

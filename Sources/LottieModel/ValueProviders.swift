@@ -10,6 +10,14 @@ public protocol ValueProvider<Value>: AnyObject, Sendable {
     /// Increases whenever the provided value may have changed for a given frame, so that a
     /// renderer can tell whether a cached frame is still valid.
     var version: UInt64 { get }
+    /// Whether the value may differ from one frame to another (a closure of the frame), as
+    /// opposed to changing only when the application changes it (which `version` tells).
+    var dependsOnFrame: Bool { get }
+}
+
+extension ValueProvider {
+    /// Unknown providers are taken to depend on the frame.
+    public var dependsOnFrame: Bool { true }
 }
 
 /// A lock-protected box shared by the providers below.
@@ -50,6 +58,7 @@ public final class ConstantValueProvider<Value: Sendable>: ValueProvider, @unche
 
     public func value(at frame: Double) -> Value { value }
     public var version: UInt64 { state.currentVersion }
+    public var dependsOnFrame: Bool { false }
 }
 
 /// A value computed for every frame by a closure (`LOTBlockCallback`). The closure should
@@ -102,4 +111,6 @@ public final class InterpolatorValueProvider<Value: Interpolatable>: ValueProvid
     }
 
     public var version: UInt64 { state.currentVersion }
+    /// The progress, not the frame, moves it.
+    public var dependsOnFrame: Bool { false }
 }

@@ -41,7 +41,7 @@ public struct AnimationRenderer {
     /// once, so they must be safe to read concurrently.
     public var threads = 1
     /// What the last `renderIfChanged` drew.
-    private var lastDrawn: (frame: Double, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
+    private var lastDrawn: (content: ContentKey, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
     /// `fontDirectories` are searched for the fonts text layers name before the system's
     /// font folders (configuration is passed in: the library reads no environment).
@@ -51,7 +51,8 @@ public struct AnimationRenderer {
         original = animation
         (root, precomps) = Self.compositions(of: animation)
         images = ImageStore(animation: animation, byteBudget: budget.maxImageBytes)
-        text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget)
+        text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget,
+                            notes: notes)
         prepared = text.warnings
     }
 
@@ -97,6 +98,11 @@ public struct AnimationRenderer {
     /// may have changed, so a caller can skip redrawing an unchanged frame.
     public var providersVersion: UInt64 {
         bindings.reduce(0) { sum, binding in sum &+ ((binding.provider as? any ValueProvider)?.version ?? 0) }
+    }
+
+    /// A provider bound that may give another value at another frame.
+    var framedProviderBound: Bool {
+        bindings.contains { binding in (binding.provider as? any ValueProvider)?.dependsOnFrame ?? true }
     }
 
     /// How many times renders evaluated a shape layer's shapes, and how many times they
@@ -202,12 +208,14 @@ public struct AnimationRenderer {
     @discardableResult
     public mutating func renderIfChanged(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) -> Bool {
         let version = providersVersion
-        if let last = lastDrawn, last.frame == frame, last.version == version, last.generation == bindingsGeneration,
+        // Two frame numbers may be the same picture (nothing in the file varies between them).
+        let content = contentKey(at: frame)
+        if let last = lastDrawn, last.content == content, last.version == version, last.generation == bindingsGeneration,
            last.viewport == viewport, last.background == background, surface.width == viewport.width, surface.height == viewport.height {
             return false
         }
         render(frame: frame, viewport: viewport, background: background, into: &surface)
-        lastDrawn = (frame, version, bindingsGeneration, viewport, background)
+        lastDrawn = (content, version, bindingsGeneration, viewport, background)
         return true
     }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Reads a file by a path relative to a folder, so that it cannot lie outside that folder:
 /// each component is opened with `openat` relative to the one before, without following a
@@ -41,8 +42,7 @@ enum BeneathFolder {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
+            let n = retryingInterrupts { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) } }
             guard n > 0 else { break }
             filled += n
         }

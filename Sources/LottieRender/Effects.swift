@@ -2,84 +2,109 @@ import Foundation
 import LottieModel
 import Raster
 
-/// The layer effects Buoy draws: drop shadow, fill and tint. Others are skipped (the parser
-/// keeps them and warns).
+/// The layer effects and styles Buoy draws, evaluated at a frame: fill and tint (colour),
+/// Gaussian blur, drop shadows, and the drop shadow, inner shadow and outer glow layer styles.
+/// Others are skipped (the parser keeps them and warns). `EffectPass` draws them.
 enum Effects {
     // After Effects effect type numbers in the Lottie format.
     static let tintType = 20
     static let fillType = 21
     static let dropShadowType = 25
+    static let gaussianBlurType = 29
 
-    struct DropShadow {
-        var color: Color
-        var opacity: Double
-        /// Degrees clockwise from straight up.
-        var direction: Double
-        var distance: Double
-        var softness: Double
-        var scale: Double
-    }
+    /// lottie-ios draws a shadow as a Core Animation layer shadow whose `shadowRadius` is the
+    /// effect's softness / 5 or the style's size / 2, in the space of the layer's composition
+    /// (the layer's own transform does not scale it). Core Animation blurs a radius r with a
+    /// Gaussian of standard deviation close to 0.93 r (measured on lottie-ios's snapshots: the
+    /// edge profiles of shadows of radius 4, 12 and 20 pixels).
+    static let shadowRadiusToSigma = 0.93
+    /// After Effects' blurriness to the Gaussian's standard deviation (as lottie-web converts it).
+    static let blurrinessToSigma = 0.3
 
-    static func dropShadows(of layer: Layer, at frame: Double) -> [DropShadow] {
-        layer.effects.compactMap { effect in
-            guard effect.enabled, effect.type == dropShadowType, effect.values.count >= 5 else { return nil }
-            let v = effect.values
-            return DropShadow(color: v[0].color?.value(at: frame).color ?? .black,
-                              opacity: clamp01((v[1].scalar?.value(at: frame) ?? 127.5) / 255),
-                              direction: v[2].scalar?.value(at: frame) ?? 135,
-                              distance: v[3].scalar?.value(at: frame) ?? 0,
-                              softness: v[4].scalar?.value(at: frame) ?? 0,
-                              scale: 1)
-        }
-    }
-
-    /// Content further than this beyond a surface casts no shadow into it: it bounds the
-    /// offscreen buffers a hostile distance or softness could otherwise make huge.
+    /// Content further than this beyond a surface casts no shadow into it, and no blur or
+    /// shadow spreads further: it bounds the offscreen buffers a hostile distance, softness
+    /// or blurriness could otherwise make huge.
     static let maxReach = 512
 
-    /// The shadow's offset in whole device pixels.
-    static func offset(of s: DropShadow, deviceScale: Double = 1) -> (dx: Int, dy: Int) {
-        let radians = s.direction * degreesToRadians
-        func pixels(_ v: Double) -> Int { v.isFinite ? Int(max(-1e6, min(1e6, v)).rounded()) : 0 }
-        return (pixels(sin(radians) * s.distance * deviceScale), pixels(-cos(radians) * s.distance * deviceScale))
-    }
+    /// A shadow or glow a layer casts from its own alpha: drop shadows and outer glows go
+    /// under the layer, inner shadows and glows over it, inside its alpha. Lengths are in the
+    /// units of the layer's composition.
+    struct Cast: Equatable {
+        enum Kind {
+            case dropShadow, innerShadow, outerGlow, innerGlowFromEdges, innerGlowFromCentre
 
-    /// How far, in device pixels, a shadow lands from the content casting it.
-    static func reach(of s: DropShadow, deviceScale: Double = 1) -> Int {
-        let (dx, dy) = offset(of: s, deviceScale: deviceScale)
-        let radius = s.softness * deviceScale / 2
-        let spread = radius.isFinite ? Surface.blurSpread(radius: radius) : 0
-        return min(maxReach, max(abs(dx), abs(dy)) + spread + 1)
-    }
-
-    /// The shadow of `content`: its alpha in the shadow colour, moved and softened, in a
-    /// surface over the same pixels (from `pool`).
-    static func shadow(_ s: DropShadow, of content: Surface, deviceScale: Double = 1, pool: BufferPool? = nil) -> Surface {
-        var shadow = Surface(bounds: content.bounds, pool: pool)
-        let (dx, dy) = offset(of: s, deviceScale: deviceScale)
-        let a = max(0, min(1, (s.color.a * s.opacity).isFinite ? s.color.a * s.opacity : 0))
-        func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(1, v.isFinite ? v : 0)) * 255 + 0.5) }
-        let r = channel(s.color.r), g = channel(s.color.g), b = channel(s.color.b)
-        let source = content.painted
-        let moved = PixelRect(x0: source.x0 + dx, y0: source.y0 + dy, x1: source.x1 + dx, y1: source.y1 + dy)
-            .intersection(content.bounds)
-        guard !moved.isEmpty else { return shadow }
-        let (w, ox, oy) = (content.width, content.originX, content.originY)
-        content.pixels.withUnsafeBufferPointer { src in
-            shadow.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in moved.y0..<moved.y1 {
-                    for x in moved.x0..<moved.x1 {
-                        let alpha = UInt32(Double(src[(y - dy - oy) * w + (x - dx - ox)] >> 24) * a + 0.5)
-                        if alpha == 0 { continue }
-                        dst[(y - oy) * w + (x - ox)] = (alpha << 24) | ((r * alpha / 255) << 16) | ((g * alpha / 255) << 8) | (b * alpha / 255)
-                    }
-                }
-            }
+            /// Drawn over the layer, inside its alpha.
+            var isInside: Bool { self != .dropShadow && self != .outerGlow }
+            /// Cast by what lies outside the layer (the inverse of its alpha).
+            var castByOutside: Bool { self == .innerShadow || self == .innerGlowFromEdges }
         }
-        shadow.markPainted(moved)
-        let radius = s.softness * deviceScale / 2
-        if radius >= 0.5, radius.isFinite { shadow.blur(radius: min(radius, Double(maxReach)), pool: pool) }
-        return shadow
+        var kind: Kind
+        var color: Color
+        /// 0...1.
+        var opacity: Double
+        /// The direction the shadow moves, radians clockwise from +x (y points down).
+        var angle: Double
+        var distance: Double
+        /// The blur's standard deviation.
+        var sigma: Double
+        /// 0...1: how much the blurred edge is made solid (a style's spread or choke).
+        var spread: Double
+    }
+
+    /// A Gaussian blur of the layer's pixels; `sigma` in composition units.
+    struct Blur: Equatable {
+        var sigma: Double
+        var horizontal: Bool
+        var vertical: Bool
+    }
+
+    /// The layer's shadows and glows at `frame`: its drop shadow effects, then its styles.
+    static func casts(of layer: Layer, at frame: Double) -> [Cast] {
+        let effects = layer.effects.compactMap { effect -> Cast? in
+            guard effect.enabled, effect.type == dropShadowType, effect.values.count >= 5 else { return nil }
+            let v = effect.values
+            func scalar(_ i: Int, _ fallback: Double) -> Double { finite(v[i].scalar?.value(at: frame), fallback) }
+            // Opacity runs to 255; the direction is clockwise from straight up.
+            return Cast(kind: .dropShadow, color: v[0].color?.value(at: frame).color ?? .black,
+                        opacity: clamp01(scalar(1, 127.5) / 255), angle: (scalar(2, 135) - 90) * degreesToRadians,
+                        distance: scalar(3, 0), sigma: max(0, scalar(4, 0)) / 5 * shadowRadiusToSigma, spread: 0)
+        }
+        return effects + layer.styles.compactMap { cast(of: $0, at: frame) }
+    }
+
+    /// A layer style's shadow or glow, nil for the kinds Buoy does not draw.
+    static func cast(of style: LayerStyle, at frame: Double) -> Cast? {
+        let kind: Cast.Kind
+        switch style.kind {
+        case .dropShadow?: kind = .dropShadow
+        case .innerShadow?: kind = .innerShadow
+        case .outerGlow?: kind = .outerGlow
+        case .innerGlow?: kind = finite(style.source?.value(at: frame), 2) < 1.5 ? .innerGlowFromCentre : .innerGlowFromEdges
+        default: return nil
+        }
+        func value(_ p: Animated<Double>?, _ fallback: Double) -> Double { finite(p?.value(at: frame), fallback) }
+        // A glow has no direction; a shadow's angle is measured from +x, clockwise.
+        let moves = kind == .dropShadow || kind == .innerShadow
+        return Cast(kind: kind, color: style.color?.value(at: frame).color ?? (moves ? .black : .white),
+                    opacity: clamp01(value(style.opacity, 75) / 100), angle: moves ? value(style.angle, 90) * degreesToRadians : 0,
+                    distance: moves ? value(style.distance, 5) : 0, sigma: max(0, value(style.size, 5)) / 2 * shadowRadiusToSigma,
+                    spread: clamp01(value(style.spread, 0) / 100))
+    }
+
+    /// The layer's enabled Gaussian blurs at `frame` (blur dimensions: 1 both, 2 across, 3 down).
+    static func blurs(of layer: Layer, at frame: Double) -> [Blur] {
+        layer.effects.compactMap { effect -> Blur? in
+            guard effect.enabled, effect.type == gaussianBlurType, let first = effect.values.first else { return nil }
+            let blurriness = max(0, finite(first.scalar?.value(at: frame), 0))
+            let dimensions = effect.values.count > 1 ? Int(finite(effect.values[1].scalar?.value(at: frame), 1).rounded()) : 1
+            guard blurriness > 0 else { return nil }
+            return Blur(sigma: min(blurriness, 1e6) * blurrinessToSigma, horizontal: dimensions != 3, vertical: dimensions != 2)
+        }
+    }
+
+    private static func finite(_ v: Double?, _ fallback: Double) -> Double {
+        guard let v, v.isFinite else { return fallback }
+        return v
     }
 
     static func hasColorEffect(_ layer: Layer) -> Bool {

@@ -75,16 +75,16 @@ struct LayerCompositor {
         } else {
             shapes = nil
         }
-        let shadows = Effects.dropShadows(of: layer, at: frame)
+        let effects = EffectPass(layer: layer, frame: frame, compMatrix: compMatrix)
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
 
-        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, shadows: shadows, groupOpacity: groupOpacity) {
+        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity) {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
             return
         }
         let offscreen = Offscreen(layer: layer, position: position, comp: comp, shapes: shapes, world: world, compMatrix: compMatrix,
-                                  alpha: alpha, blend: blend, masks: masks, matte: matte, shadows: shadows)
+                                  alpha: alpha, blend: blend, masks: masks, matte: matte, effects: effects)
         drawOffscreen(offscreen, frame: frame, into: &surface, clip: clip, depth: depth)
     }
 
@@ -100,7 +100,7 @@ struct LayerCompositor {
         let blend: RasterBlend
         let masks: [ModelMask]
         let matte: (Int?, MatteMode)?
-        let shadows: [Effects.DropShadow]
+        let effects: EffectPass
     }
 
     /// Draws a layer into a surface of its own that covers only the device pixels it can
@@ -110,7 +110,7 @@ struct LayerCompositor {
     /// pass that composites it. Buffers come from the renderer's pool.
     mutating func drawOffscreen(_ o: Offscreen, frame: Double, into surface: inout Surface, clip: Clip?, depth: Int) {
         let pool = renderer.pool
-        let reach = min(maxReach, o.shadows.map { Effects.reach(of: $0) }.max() ?? 0)
+        let reach = min(maxReach, o.effects.reach)
         let reachable = surface.bounds.grown(by: reach)
         var limit = clip.map { $0.rect.intersection(reachable) } ?? reachable
         if let maskBounds = Self.maskBounds(o.masks, frame: frame, world: o.world) { limit = limit.intersection(maskBounds) }
@@ -139,27 +139,26 @@ struct LayerCompositor {
         let area = content.painted
         guard !area.isEmpty else { return }
         Effects.applyColorEffects(of: o.layer, at: frame, to: &content)
-        var coverage = layerCoverage(o, matte: matteSurface, clip: clip, area: area, frame: frame)
+        if !o.effects.isEmpty {
+            // Masks come before effects (a blur softens a mask's edge, a shadow is cast by the
+            // masked layer); the matte and the clip come after (they cut the shadow too).
+            if var masks = buildMasks(o.masks, frame: frame, world: o.world, area: area) {
+                content.applyMask(masks)
+                masks.recycle(into: pool)
+            }
+            o.effects.blur(&content, keep: clip?.rect, pool: pool)
+        }
+        let reached = content.painted.grown(by: o.effects.reach)
+        var coverage = layerCoverage(o, masks: o.effects.isEmpty, matte: matteSurface, clip: clip, area: reached, frame: frame)
         defer { coverage?.recycle(into: pool) }
-        guard !o.shadows.isEmpty else {
-            surface.composite(content, blend: o.blend, opacity: o.alpha, mask: coverage)
-            return
-        }
-        // A shadow is cast by the masked content.
-        if let coverage { content.applyMask(coverage) }
-        for shadow in o.shadows {
-            var cast = Effects.shadow(shadow, of: content, pool: pool)
-            surface.composite(cast, blend: .normal, opacity: o.alpha, mask: nil)
-            cast.recycle(into: pool)
-        }
-        surface.composite(content, blend: o.blend, opacity: o.alpha, mask: nil)
+        o.effects.composite(&content, onto: &surface, keep: clip?.rect, blend: o.blend, opacity: o.alpha, mask: coverage, pool: pool)
     }
 
     /// An upper bound of the bytes `drawOffscreen` holds at once for `o` over `area`: the content
     /// (4 a pixel), the matte (4), masks being combined (3: result, mask, expansion band) and
-    /// the shadow with its blur's scratch (8).
+    /// a shadow and a blur's scratch (8).
     static func offscreenBytes(_ o: Offscreen, area: PixelRect) -> Int {
-        let perPixel = 4 + (o.matte == nil ? 0 : 4) + 3 + (o.shadows.isEmpty ? 0 : 8)
+        let perPixel = 4 + (o.matte == nil ? 0 : 4) + 3 + (o.effects.isEmpty ? 0 : 8)
         return area.width * area.height * perPixel
     }
 
@@ -167,7 +166,7 @@ struct LayerCompositor {
     /// target when only group opacity asked for the pass (parts that overlap then show through
     /// each other, nothing more), else skipped; either way the renderer warns once.
     mutating func drawOverSurfaceBudget(_ o: Offscreen, frame: Double, into surface: inout Surface, clip: Clip?, depth: Int) {
-        let onlyGroupOpacity = o.masks.isEmpty && o.matte == nil && o.shadows.isEmpty && o.blend == .normal
+        let onlyGroupOpacity = o.masks.isEmpty && o.matte == nil && o.effects.isEmpty && o.blend == .normal
             && !Effects.hasColorEffect(o.layer)
         let megabytes = renderer.budget.maxSurfaceBytes / (1024 * 1024)
         if onlyGroupOpacity {
@@ -179,11 +178,11 @@ struct LayerCompositor {
         }
     }
 
-    /// The coverage of a layer's masks, matte and clip mask over `area`, or nil when it has
-    /// none of them.
-    func layerCoverage(_ o: Offscreen, matte: Surface?, clip: Clip?, area: PixelRect, frame: Double) -> CoverageMask? {
+    /// The coverage of a layer's masks (unless `masks` is false: already applied), matte and
+    /// clip mask over `area`, or nil when it has none of them.
+    func layerCoverage(_ o: Offscreen, masks: Bool = true, matte: Surface?, clip: Clip?, area: PixelRect, frame: Double) -> CoverageMask? {
         let pool = renderer.pool
-        var coverage = buildMasks(o.masks, frame: frame, world: o.world, area: area)
+        var coverage = masks ? buildMasks(o.masks, frame: frame, world: o.world, area: area) : nil
         func intersect(_ m: inout CoverageMask) {
             if coverage == nil { coverage = m; return }
             coverage!.combine(m, .intersect)
@@ -242,9 +241,9 @@ struct LayerCompositor {
 
     /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
     /// blend mode, group opacity, effects) rather than painted straight onto the target.
-    static func paintsOffscreen(_ layer: Layer, masks: [ModelMask], hasMatte: Bool, shadows: [Effects.DropShadow],
+    static func paintsOffscreen(_ layer: Layer, masks: [ModelMask], hasMatte: Bool, effects: EffectPass,
                                 groupOpacity: Bool) -> Bool {
-        !masks.isEmpty || hasMatte || blendMode(layer.blendMode) != .normal || groupOpacity || !shadows.isEmpty
+        !masks.isEmpty || hasMatte || blendMode(layer.blendMode) != .normal || groupOpacity || !effects.isEmpty
             || Effects.hasColorEffect(layer)
     }
 

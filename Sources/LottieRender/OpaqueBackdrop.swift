@@ -21,7 +21,7 @@ extension LayerCompositor {
         // Drawn as `drawLayer` would: fully opaque and straight onto the surface.
         guard layer.transform.opacityFraction(at: frame) >= 1,
               !Self.paintsOffscreen(layer, masks: layer.masks.filter { $0.mode != .none }, hasMatte: layer.matteMode != .none,
-                                    shadows: Effects.dropShadows(of: layer, at: frame), groupOpacity: false) else { return nil }
+                                    effects: EffectPass(layer: layer, frame: frame, compMatrix: matrix), groupOpacity: false) else { return nil }
         let world = layerMatrix(layer, in: comp, frame: frame).concatenating(matrix)
         let rect: Rect
         let toDevice: Matrix

@@ -159,9 +159,10 @@ struct ShapeTree {
                     let ml = miterLimit.value(at: frame)
                     modify(scope, in: matrix) { PathModifiers.offset($0, by: a, join: join, miterLimit: ml) }
                 }
-            case .twist, .merge, .transform, .repeater, .unsupported:
-                // Merge paths are not drawn by lottie-ios's reference engine either; the group
-                // transform was applied above; a second repeater is handled by recursion.
+            case .merge(let mode):
+                scope = merge(scope, mode: mode, in: matrix)
+            case .twist, .transform, .repeater, .unsupported:
+                // The group transform was applied above; a second repeater is handled by recursion.
                 break
             }
         }
@@ -218,6 +219,33 @@ struct ShapeTree {
             guard spend(max(0, modified.elements.count - nodes[id].path.elements.count)) else { return }
             nodes[id].path = modified
         }
+    }
+
+    /// Merge paths: the shapes above become one, in the merge's group space: all their
+    /// contours (mode 1, merge), or the regions they enclose combined in order (2 add,
+    /// 3 subtract, 4 intersect, 5 exclude intersections). Shapes too large to combine within
+    /// the budget are kept as they are.
+    private mutating func merge(_ ids: [Int], mode: Int, in matrix: Matrix) -> [Int] {
+        guard !ids.isEmpty, !exhausted else { return ids }
+        for id in ids { bringToSpace(id, matrix) }
+        let paths = ids.map { nodes[$0].path }
+        let merged: RasterPath?
+        switch mode {
+        case 2: merged = PathBoolean.combine(paths, .union, tolerance: Self.mergeTolerance(paths))
+        case 3: merged = PathBoolean.combine(paths, .subtract, tolerance: Self.mergeTolerance(paths))
+        case 4: merged = PathBoolean.combine(paths, .intersect, tolerance: Self.mergeTolerance(paths))
+        case 5: merged = PathBoolean.combine(paths, .exclude, tolerance: Self.mergeTolerance(paths))
+        default: merged = paths.reduce(into: RasterPath()) { $0.append($1) }
+        }
+        guard let merged, spend(merged.elements.count + 1) else { return ids }
+        nodes.append(ShapeNode(path: merged, matrix: matrix))
+        return [nodes.count - 1]
+    }
+
+    /// Curves are flattened to a thousandth of the shapes' extent before they are combined.
+    static func mergeTolerance(_ paths: [RasterPath]) -> Double {
+        let extent = paths.compactMap(\.bounds).map { max($0.width, $0.height) }.max() ?? 1
+        return extent.isFinite && extent > 0 ? max(extent / 4000, 1e-4) : 0.1
     }
 
     private mutating func bringToSpace(_ id: Int, _ matrix: Matrix) {

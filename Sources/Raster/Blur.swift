@@ -1,10 +1,14 @@
-/// Box blurs: three box passes each way, close to a Gaussian (drop shadows, softness).
+/// Box blurs: three box passes each way, close to a Gaussian (shadows, glows, the blur effect).
 ///
 /// `blur` is the fast path: it visits only the pixels the blur can reach from what was
 /// painted (growing by one box per pass), runs the vertical passes row by row with a running
 /// sum per column (memory in order, not a column at a time) and divides by the window with
 /// an exact multiply. `referenceBlur` is the plain definition, the whole surface line by
 /// line; a test checks that both give the same pixels.
+///
+/// A Gaussian of standard deviation σ is approached by three boxes whose widths are the odd
+/// numbers around √(4σ² + 1), mixed so that their variances sum to σ² (a box of width w has
+/// variance (w² − 1) / 12): close for any σ, not just those a single repeated box fits.
 extension Surface {
     /// A copy blurred by three box passes each way, close to a Gaussian with this radius.
     public func blurred(radius: Double) -> Surface {
@@ -20,23 +24,60 @@ extension Surface {
         return min(1024, max(1, Int((min(radius, 1e6) / 1.7).rounded())))
     }
 
+    /// The half-widths of the three box passes that approach a Gaussian of standard deviation
+    /// `sigma` (zeros for passes that do nothing); none for a sigma under a third of a pixel.
+    public static func boxHalfWidths(sigma: Double) -> [Int] {
+        guard sigma >= 1.0 / 3, sigma.isFinite else { return [] }
+        let s = min(sigma, 1200)
+        let variance = s * s
+        var lower = Int((4 * variance + 1).squareRoot())
+        if lower % 2 == 0 { lower -= 1 }
+        let upper = lower + 2
+        // How many of the three boxes take the lower width so that the variances sum to σ².
+        let ideal = (12 * variance - 3 * Double(lower * lower) - 12 * Double(lower) - 9) / (-4 * Double(lower) - 4)
+        let count = max(0, min(3, Int(ideal.rounded())))
+        return (0..<3).map { min(1024, ($0 < count ? lower : upper) / 2) }
+    }
+
     /// How far, in pixels, `blur(radius:)` spreads a pixel.
     public static func blurSpread(radius: Double) -> Int { 3 * boxHalfWidth(radius: radius) }
+
+    /// How far, in pixels, a blur of standard deviation `sigma` spreads a pixel.
+    public static func blurSpread(sigma: Double) -> Int { boxHalfWidths(sigma: sigma).reduce(0, +) }
 
     /// Blurs in place (pixels outside the surface count as transparent).
     public mutating func blur(radius: Double, pool: BufferPool? = nil) {
         let box = Self.boxHalfWidth(radius: radius)
+        blur(horizontal: [box, box, box], vertical: [box, box, box], pool: pool)
+    }
+
+    /// Blurs in place by a Gaussian of standard deviation `sigmaX` across and `sigmaY` down
+    /// (0 for none that way); pixels outside the surface count as transparent.
+    public mutating func blur(sigmaX: Double, sigmaY: Double, pool: BufferPool? = nil) {
+        blur(horizontal: Self.boxHalfWidths(sigma: sigmaX), vertical: Self.boxHalfWidths(sigma: sigmaY), pool: pool)
+    }
+
+    /// Box passes of these half-widths, alternating across and down (a zero is no pass).
+    private mutating func blur(horizontal: [Int], vertical: [Int], pool: BufferPool?) {
         var active = painted.intersection(bounds)
-        guard box > 0, !active.isEmpty else { return }
-        let window = UInt32(2 * box + 1)
-        let magic = ((UInt64(1) << 32) + UInt64(window) - 1) / UInt64(window)
+        guard horizontal.contains(where: { $0 > 0 }) || vertical.contains(where: { $0 > 0 }), !active.isEmpty else { return }
         var scratch = pool?.pixels(count: 4 * width + height, value: 0) ?? [UInt32](repeating: 0, count: 4 * width + height)
-        for _ in 0..<3 {
-            active = horizontalPass(active, box: box, magic: magic, scratch: &scratch)
-            active = verticalPass(active, box: box, magic: magic, scratch: &scratch, pool: pool)
+        for pass in 0..<max(horizontal.count, vertical.count) {
+            if pass < horizontal.count, horizontal[pass] > 0 {
+                active = horizontalPass(active, box: horizontal[pass], magic: Self.magic(horizontal[pass]), scratch: &scratch)
+            }
+            if pass < vertical.count, vertical[pass] > 0 {
+                active = verticalPass(active, box: vertical[pass], magic: Self.magic(vertical[pass]), scratch: &scratch, pool: pool)
+            }
         }
         pool?.recycle(&scratch)
         markPainted(active)
+    }
+
+    /// The multiplier that divides by the window of a box of half-width `box`.
+    private static func magic(_ box: Int) -> UInt64 {
+        let window = UInt64(2 * box + 1)
+        return ((UInt64(1) << 32) + window - 1) / window
     }
 
     /// round(n / window) for the window `magic` was made for: exact while n < 2²⁰.
@@ -130,11 +171,24 @@ extension Surface {
     /// a time, dividing by the window. Slow; the reference `blur` must match.
     public mutating func referenceBlur(radius: Double) {
         let box = Self.boxHalfWidth(radius: radius)
-        guard box > 0, width > 0, height > 0 else { return }
+        referenceBlur(horizontal: [box, box, box], vertical: [box, box, box])
+    }
+
+    /// The definition of `blur(sigmaX:sigmaY:)`.
+    public mutating func referenceBlur(sigmaX: Double, sigmaY: Double) {
+        referenceBlur(horizontal: Self.boxHalfWidths(sigma: sigmaX), vertical: Self.boxHalfWidths(sigma: sigmaY))
+    }
+
+    private mutating func referenceBlur(horizontal: [Int], vertical: [Int]) {
+        guard horizontal.contains(where: { $0 > 0 }) || vertical.contains(where: { $0 > 0 }), width > 0, height > 0 else { return }
         var scratch = [UInt32](repeating: 0, count: max(width, height))
-        for _ in 0..<3 {
-            Self.boxBlur(&pixels, count: height, length: width, stride: 1, step: width, radius: box, scratch: &scratch)
-            Self.boxBlur(&pixels, count: width, length: height, stride: width, step: 1, radius: box, scratch: &scratch)
+        for pass in 0..<max(horizontal.count, vertical.count) {
+            if pass < horizontal.count, horizontal[pass] > 0 {
+                Self.boxBlur(&pixels, count: height, length: width, stride: 1, step: width, radius: horizontal[pass], scratch: &scratch)
+            }
+            if pass < vertical.count, vertical[pass] > 0 {
+                Self.boxBlur(&pixels, count: width, length: height, stride: width, step: 1, radius: vertical[pass], scratch: &scratch)
+            }
         }
         markPainted()
     }

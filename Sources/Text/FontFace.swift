@@ -76,6 +76,27 @@ public final class FontFace {
     public var ascent: Double { Double(face.pointee.ascender) / unitsPerEm }
     public var descent: Double { -Double(face.pointee.descender) / unitsPerEm }
 
+    /// The height of capital letters above the baseline in ems: the font's own figure (OS/2),
+    /// else the top of its "H", else the ascent.
+    public var capHeight: Double {
+        var position: hb_position_t = 0
+        if hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_CAP_HEIGHT, &position) != 0, position > 0 {
+            return Double(position) / unitsPerEm
+        }
+        var extents = hb_glyph_extents_t()
+        if let h = glyph(for: "H"), hb_font_get_glyph_extents(hbFont, h, &extents) != 0, extents.y_bearing > 0 {
+            return Double(extents.y_bearing) / unitsPerEm
+        }
+        return ascent
+    }
+
+    /// The extra space the font asks for between lines (its line gap), in ems.
+    public var lineGap: Double {
+        var position: hb_position_t = 0
+        guard hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP, &position) != 0 else { return 0 }
+        return max(0, Double(position) / unitsPerEm)
+    }
+
     /// The outline of glyph `id` in ems, y pointing down, origin on the baseline; empty for
     /// a glyph that is not in the face or has no outline (a space).
     public func outline(glyph id: UInt32) -> Path {

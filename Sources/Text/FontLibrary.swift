@@ -51,6 +51,12 @@ public final class FontLibrary {
         return FontStack(primary: primary, candidates: candidates, library: self)
     }
 
+    /// A stack whose primary face is the first face of the font file `file` (a font the caller
+    /// found by its file name), falling back on the faces fontconfig prefers for `request`.
+    public func stack(file: String, fallbackFor request: FontRequest) throws -> FontStack {
+        FontStack(primary: try face(file: file, index: 0), candidates: sortedCandidates(for: request), library: self)
+    }
+
     /// The installed face `request` names, nil when none does: the face with its PostScript
     /// name, else fontconfig's best match when that is of the requested family (fontconfig
     /// otherwise answers with a default face, which a caller may want to choose itself).

@@ -58,3 +58,14 @@ enum LineBreaker {
         "、。，．：；！？）」』】〉》〕ー々ゝゞ・,.:;!?)]}".unicodeScalars.contains(s)
     }
 }
+
+/// Line breaking for callers that measure characters themselves (text drawn from glyph
+/// shapes rather than a font): the same rules as `TextShaper.layout`.
+public enum LineBreaking {
+    /// The lines of one paragraph as ranges of `scalars`, `advances` (one per scalar) and
+    /// `width` in the same unit; nil width: one line.
+    public static func lines(_ scalars: [Unicode.Scalar], advances: [Double], width: Double?) -> [Range<Int>] {
+        guard advances.count == scalars.count else { return [0..<scalars.count] }
+        return LineBreaker.lines(scalars, advances: advances, width: width)
+    }
+}

@@ -12,6 +12,8 @@ public struct LayoutOptions: Sendable {
     public var alignment: TextAlignment
     public var lineHeight: Double
     public var ellipsis: String
+    /// Extra space after every character, in ems (a font's tracking; negative tightens).
+    public var tracking: Double = 0
 
     public init(width: Double? = nil, maxLines: Int = 0, alignment: TextAlignment = .left,
                 lineHeight: Double = 1.2, ellipsis: String = "\u{2026}") {
@@ -41,6 +43,9 @@ public struct TextLine {
     /// Of the baseline, the first line's being 0.
     public let baseline: Double
     public let rightToLeft: Bool
+    /// The characters (Unicode scalars of the whole text, each line end counted as one) the
+    /// line sets; a glyph's `cluster` counts from its lower bound.
+    public var textRange: Range<Int> = 0..<0
 }
 
 /// A text set in lines at a size. Draw it with `path()`, whose origin is the left of the
@@ -80,13 +85,15 @@ extension TextShaper {
     public func layout(_ text: String, size: Double, options: LayoutOptions = LayoutOptions()) -> TextLayout {
         let size = size.isFinite && size > 0 ? size : 0
         let width = options.width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-        var pieces: [(scalars: [Unicode.Scalar], rtl: Bool)] = []
+        var pieces: [(scalars: [Unicode.Scalar], rtl: Bool, start: Int)] = []
+        var paragraphStart = 0
         for paragraph in Self.paragraphs(text) {
             let rtl = shape(paragraph).rightToLeft
-            let advances = advancesPerScalar(paragraph, rightToLeft: rtl)
+            let advances = advancesPerScalar(paragraph, rightToLeft: rtl, tracking: options.tracking)
             for range in LineBreaker.lines(paragraph, advances: advances, width: width.map { $0 / max(size, 1e-9) }) {
-                pieces.append((Array(paragraph[range]), rtl))
+                pieces.append((Array(paragraph[range]), rtl, paragraphStart + range.lowerBound))
             }
+            paragraphStart += paragraph.count + 1
         }
         var truncated = false
         if options.maxLines > 0 && pieces.count > options.maxLines {
@@ -96,10 +103,13 @@ extension TextShaper {
             for piece in pieces[options.maxLines...] { joined.append(" "); joined += piece.scalars }
             let emWidth = width.map { $0 / max(size, 1e-9) }
             pieces = Array(pieces[..<(options.maxLines - 1)])
-            pieces.append((ellipsized(joined, rtl: last.rtl, width: emWidth, ellipsis: options.ellipsis), last.rtl))
+            pieces.append((ellipsized(joined, rtl: last.rtl, width: emWidth, ellipsis: options.ellipsis), last.rtl, last.start))
         }
         let lines = pieces.enumerated().map { i, piece in
-            setLine(piece.scalars, rtl: piece.rtl, size: size, baseline: Double(i) * options.lineHeight * size)
+            var line = setLine(piece.scalars, rtl: piece.rtl, size: size, baseline: Double(i) * options.lineHeight * size,
+                               tracking: options.tracking)
+            line.textRange = piece.start..<(piece.start + piece.scalars.count)
+            return line
         }
         let boxWidth = width ?? lines.map(\.width).max() ?? 0
         let aligned = lines.map { line -> TextLine in
@@ -110,7 +120,8 @@ extension TextShaper {
             case .right: x = boxWidth - line.width
             }
             let glyphs = line.glyphs.map { PositionedGlyph(face: $0.face, glyph: $0.glyph, cluster: $0.cluster, x: $0.x + x, y: $0.y) }
-            return TextLine(glyphs: glyphs, x: x, width: line.width, baseline: line.baseline, rightToLeft: line.rightToLeft)
+            return TextLine(glyphs: glyphs, x: x, width: line.width, baseline: line.baseline, rightToLeft: line.rightToLeft,
+                            textRange: line.textRange)
         }
         return TextLayout(lines: aligned, size: size, truncated: truncated,
                           ascent: stack.primary.ascent * size, descent: stack.primary.descent * size)
@@ -130,10 +141,12 @@ extension TextShaper {
     }
 
     /// Each character's advance in ems (a cluster's whole advance on its first character).
-    func advancesPerScalar(_ scalars: [Unicode.Scalar], rightToLeft: Bool) -> [Double] {
+    func advancesPerScalar(_ scalars: [Unicode.Scalar], rightToLeft: Bool, tracking: Double = 0) -> [Double] {
         var advances = [Double](repeating: 0, count: scalars.count)
         for run in shape(scalars, rightToLeft: rightToLeft).runs {
-            for g in run.glyphs where g.cluster >= 0 && g.cluster < advances.count { advances[g.cluster] += g.xAdvance }
+            for g in run.glyphs where g.cluster >= 0 && g.cluster < advances.count {
+                advances[g.cluster] += g.xAdvance + (g.xAdvance != 0 ? tracking : 0)
+            }
         }
         return advances
     }
@@ -158,7 +171,7 @@ extension TextShaper {
     }
 
     /// Shapes one line and places its glyphs left to right, trailing spaces left out.
-    func setLine(_ scalars: [Unicode.Scalar], rtl: Bool, size: Double, baseline: Double) -> TextLine {
+    func setLine(_ scalars: [Unicode.Scalar], rtl: Bool, size: Double, baseline: Double, tracking: Double = 0) -> TextLine {
         var end = scalars.count
         while end > 0 && scalars[end - 1].properties.isWhitespace { end -= 1 }
         var pen = 0.0
@@ -167,7 +180,8 @@ extension TextShaper {
             for g in run.glyphs {
                 glyphs.append(PositionedGlyph(face: g.face, glyph: g.glyph, cluster: g.cluster,
                                               x: (pen + g.xOffset) * size, y: baseline - g.yOffset * size))
-                pen += g.xAdvance
+                // Tracking follows every glyph that advances (not a mark set on the one before).
+                pen += g.xAdvance + (g.xAdvance != 0 ? tracking : 0)
             }
         }
         return TextLine(glyphs: glyphs, x: 0, width: pen * size, baseline: baseline, rightToLeft: rtl)

@@ -8,12 +8,12 @@ struct Buoy: ParsableCommand {
         commandName: "buoy",
         abstract: "A Lottie download screen for embedded Linux.",
         discussion: """
-        Exit status: 0 success, 1 bad arguments, 2 bad animation (the message names the file
-        and the JSON path), 3 an output file could not be written, 4 no usable display (the
+        Exit status: 0 success, 1 bad arguments, 2 bad animation (the message names the file \
+        and the JSON path), 3 an output file could not be written, 4 no usable display (the \
         message names the device), 130/143 stopped by SIGINT/SIGTERM.
-        """,
+        """ + "\n\n" + EnvironmentHelp.text,
         version: buoyVersion,
-        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
+        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Message.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
     )
 
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments

@@ -1,3 +1,4 @@
+import Kiosk
 import LottieRender
 
 /// Every `buoy run` setting a config file may hold: its key (the flag's long name; `_` and `-`
@@ -56,6 +57,8 @@ enum ConfigSchema {
         ConfigKey(name: "every", section: "screen", kind: .integer, check: { $0 >= 1 ? nil : "must be at least 1" }),
         ConfigKey(name: "rotate", section: "screen", kind: .integer, check: { [0, 90, 180, 270].contains($0) ? nil : "must be 0, 90, 180 or 270" }),
         ConfigKey(name: "pixel-format", section: "screen", kind: .choice(["auto", "xrgb8888", "rgb565"])),
+        ConfigKey(name: "progress", section: "screen", kind: .choice(ProgressVisibility.allCases.map(\.rawValue))),
+        ConfigKey(name: "language", section: "screen", kind: .string),
         ConfigKey(name: "trigger", section: "input", kind: .choice(["auto", "input"])),
         ConfigKey(name: "touch", section: "input", kind: .choice(["anywhere", "prompt"])),
         ConfigKey(name: "keys", section: "input", kind: .codes),
@@ -64,6 +67,7 @@ enum ConfigSchema {
         ConfigKey(name: "socket-group", section: "control", kind: .string),
         ConfigKey(name: "download-dir", section: "control", kind: .string),
         ConfigKey(name: "psplash-fifo", section: "control", kind: .string),
+        ConfigKey(name: "psplash-quit", section: "control", kind: .choice(KioskConfiguration.PsplashQuit.allCases.map(\.rawValue))),
         ConfigKey(name: "ca-file", section: "fetch", kind: .string),
         ConfigKey(name: "retry-after", section: "fetch", kind: .number, check: { $0 > 0 && $0.isFinite ? nil : "must be a positive number of seconds" }),
         ConfigKey(name: "max-retries", section: "fetch", kind: .integer, check: { $0 >= 0 ? nil : "must be 0 or more" }),

@@ -26,6 +26,9 @@ struct Demo: ParsableCommand {
     @Option(help: "Frames per second of the preview.")
     var fps: Int = 20
 
+    @Option(help: "The screen's language (en, de, fr, es, zh, ja, ar; default: the locale's).")
+    var language: String?
+
     func validate() throws {
         guard bytes > 0, rate > 0, fps > 0, fps <= 60 else { throw ValidationError("--bytes, --rate and --fps must be positive (fps ≤ 60)") }
     }
@@ -42,7 +45,8 @@ struct Demo: ParsableCommand {
         printStatus("serving \(bytes) bytes at \(rate) bytes/s on http://127.0.0.1:\(server.port)/payload.bin")
         let run = try Run.parse(["--url", "http://127.0.0.1:\(server.port)/payload.bin", "--output", payload,
                                  "--sha256", server.sha256, "--display", "headless:\(frames)", "--size", "\(size.width)x\(size.height)",
-                                 "--fps", String(fps), "--trace", (output as NSString).appendingPathComponent("trace.jsonl")])
+                                 "--fps", String(fps), "--trace", (output as NSString).appendingPathComponent("trace.jsonl")]
+                                + (language.map { ["--language", $0] } ?? []))
         try run.run()
         var apng = APNGWriter(width: size.width, height: size.height, fps: fps)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }.sorted()

@@ -18,9 +18,11 @@ extension KioskRuntime {
                 transferAdvanced(at: Monotonic.now())
             case .screen(let command):
                 job.commands.append(.screen(command))
+                if case .progress = command, let figures = screenFigures() { job.commands.append(figures) }
                 jobDirty = true
             case .showMessage(let text):
-                if !text.isEmpty { printStatus(text) }
+                // Logged when it changes; a failure's line carries its reason and the hint.
+                if logsStatusLine(text) { printStatus(text.replacingOccurrences(of: "\n", with: " — ")) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
                 job.commands.append(.message(text))
@@ -29,7 +31,7 @@ extension KioskRuntime {
             case .subscribe(let client, let watching): control?.subscribe(client, watching: watching)
             case .publish(let name, let jobEnded): publish(name, jobEnded: jobEnded)
             case .log(let text): printStatus(text)
-            case .warn(let text): printWarning(text)
+            case .warn(let text): if logsWarning(text) { printWarning(text) }
             case .setTimer(let timer, let time): timers.set(.kiosk(timer), at: time)
             case .cancelTimer(let timer): timers.cancel(.kiosk(timer))
             case .exit: break  // the loop ends on the controller's outcome
@@ -54,6 +56,11 @@ extension KioskRuntime {
 
     private func publish(_ name: String, jobEnded: Bool) {
         let event = statusEvent(name)
+        // The rate and time left move on between the transfer's bursts too.
+        if let figures = screenFigures() {
+            job.commands.append(figures)
+            jobDirty = true
+        }
         if interactive, session != nil { FileHandleWriter.stderr(TerminalBar(event: event).redraw(event, now: Monotonic.now(), width: TerminalBar.width(of: STDERR_FILENO))) }
         if let control, control.subscriberCount > 0 { control.publish(event, jobEnded: jobEnded) }
     }
@@ -112,7 +119,7 @@ extension KioskRuntime {
         guard touchPrompt, let at = press.position else { return nil }
         let p = presenter.rotation.logicalPoint(panelX: at.x, panelY: at.y)
         let x = p.x * Double(presenter.width), y = p.y * Double(presenter.height)
-        return promptLine.contains(x: x, y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
+        return promptLine.contains(x: x, y: y) || frames.statusBandContains(y: y) ? nil : "input: touch at \(Int(x)),\(Int(y)) is not on the start prompt"
     }
 
     /// The frame thread finished a frame: done, or waiting for its page flip.
@@ -149,9 +156,14 @@ extension KioskRuntime {
         frameInFlight = false
         if let error = result.error { frameError = error; return }
         animating = result.animating
+        if result.shown != nil { framePresented?(result) }
         // A frame made before a newer change of state shows an older one: its report would be stale.
         if !job.commands.contains(where: \.changesState) { perform(controller.handle(.screen(result.state), at: now)) }
-        guard animating, !jobDirty else { return }
+        guard animating, !jobDirty else {
+            // A still picture: nothing until an event, or the time the scene asked to be woken.
+            if !animating, !jobDirty, let wake = result.wakeTime { timers.set(.frame, at: wake) }
+            return
+        }
         if result.presented || presenter.writesFiles {
             jobDirty = true  // the presenter paced it: the next one follows at once
         } else {

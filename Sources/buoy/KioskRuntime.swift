@@ -12,6 +12,8 @@ import Posix
 /// the transfer's next step, the next frame of an animation that runs). Each event goes
 /// through the `KioskController`, and the loop carries out the effects it returns. When
 /// nothing on screen can change and no event comes, it sleeps: no frame, no page flip.
+/// `run`, `demo`, `fetch`'s screen and `play` all run here (`play` with no socket, input or
+/// FIFO, its scene an animation alone).
 final class KioskRuntime {
     enum Timer: Hashable {
         case kiosk(KioskTimer)
@@ -65,6 +67,8 @@ final class KioskRuntime {
     var controlDescriptors: Set<Int32> = []
     /// curl's sockets and what it wants them watched for.
     var curlSockets: [Int32: SocketInterest] = [:]
+    /// Told of every frame that reached the display or file, on the loop's thread (`play`'s figures).
+    var framePresented: ((FrameWorker.Result) -> Void)?
 
     init(controller: KioskController, frames: FrameWorker, frameWaker: Waker, stop: StopRequest, presenter: Presenter,
          control: ControlServer?, downloads: DownloadDirectory?, policy: DownloadPolicy, input: InputWatcher?, fifo: PsplashFIFO?,
@@ -144,7 +148,7 @@ final class KioskRuntime {
             } else if r.fd == stop.wakeDescriptor {
                 stop.drainWake()
             } else if let fifo, r.fd == fifo.fd {
-                for command in fifo.poll() { perform(controller.handle(.psplash(command), at: now)) }
+                handlePsplash(fifo, at: now)
             } else if controlDescriptors.contains(r.fd) {
                 if !sourcesChanged { handleControl(at: now) }
                 sourcesChanged = true

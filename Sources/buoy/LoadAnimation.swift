@@ -60,6 +60,8 @@ struct RunAnimation {
     var refresh: AnimationCache.Refresh?
     /// For messages: the path or URL given, or "the default animation".
     var name: String
+    /// Buoy's own animation (its water rises `DefaultAnimation.lift` display heights).
+    var builtIn = false
 }
 
 /// Loads the animation for `buoy run`. A custom animation that is missing, truncated,
@@ -76,7 +78,7 @@ func loadRunAnimation(_ animation: String?) -> RunAnimation {
     } catch {
         printWarning("\(error); showing the built-in animation instead")
     }
-    return RunAnimation(renderer: defaultRenderer(), refresh: nil, name: "the default animation")
+    return RunAnimation(renderer: defaultRenderer(), refresh: nil, name: "the default animation", builtIn: true)
 }
 
 /// The built-in animation, which ships with Buoy and is tested to parse.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Kiosk
 import LottieRender
 import Raster
 
@@ -21,6 +22,7 @@ struct Size: ExpressibleByArgument, Equatable {
 }
 
 extension ContentMode: ExpressibleByArgument {}
+extension KioskConfiguration.PsplashQuit: ExpressibleByArgument {}
 
 /// `transparent` or `#RRGGBB`.
 struct Background: ExpressibleByArgument {

@@ -4,9 +4,10 @@ import Foundation
 import LottieModel
 import LottieRender
 import Player
+import Download
+import Kiosk
 import Posix
 import Raster
-import Synchronization
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,10 @@ struct Play: ParsableCommand {
         --rotate turns the picture into it as on a real panel.
 
         Frame times are presentation times: a slow frame makes the next one skip ahead, never \
-        slows the animation. SIGINT/SIGTERM restore the console and the previous display mode.
+        slows the animation. On a display a still picture (a single instant, or a segment in \
+        which nothing in the file moves) is drawn once and held: no frame and no page flip until \
+        --duration ends or a signal comes. SIGINT/SIGTERM restore the console and the previous \
+        display mode.
         """
     )
 
@@ -87,132 +91,64 @@ struct Play: ParsableCommand {
             if let failure = traceFile?.failure { printWarning(failure) }
             traceFile?.close()
         }
-
-        let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
-        let clock = VirtualClock(now: presenter.nextPresentationTime())
-        let player = AnimationPlayer(animation: anim, clock: clock)
-        player.speed = speed
-        var finished = false
-        player.play(fromProgress: fromProgress, toProgress: toProgress, loopMode: loop ? .loop : .playOnce) { _ in finished = true }
-        var surface = Surface(width: presenter.width, height: presenter.height)
-        let start = clock.now
-        var sequence = 0
-        printStatus("playing on \(presenter.description)")
-        var version: UInt64 = 0
-        var renderSeconds = 0.0  // recent rendering time, to predict when a frame will show
+        let runtime = try playbackRuntime(renderer, presenter: presenter, trace: traceFile, stop: stop)
         var figures = PlaybackFigures()
-        var reported = ReportedWarnings()
-        let idle = try IdleWait(stop: stop)
-        // After the loop, however it ends.
-        defer { if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) } }
-        while !stop.requested {
-            // Render each frame for the instant it will be seen: the first refresh after
-            // rendering can finish. A slow frame thus skips ahead; the animation never slows.
-            clock.now = presenter.presentationTime(notBefore: Monotonic.now() + renderSeconds)
-            let frame = player.tick()
-            let renderStart = Monotonic.now()
-            let drew = renderer.renderIfChanged(frame: frame, viewport: viewport, background: background.color, into: &surface)
-            if drew {
-                version &+= 1
-                for warning in reported.fresh(renderer.warnings) { printWarning("\(animation): \(warning)") }
-            }
-            // Up at once, down slowly: a prediction that falls short shows the frame late (its
-            // animation time behind), one that is long holds it back. The first frame (cold
-            // caches) is no guide.
-            let took = Monotonic.now() - renderStart
-            if drew && sequence > 0 { renderSeconds = took > renderSeconds ? took : 0.7 * renderSeconds + 0.3 * took }
-            if !drew && sequence > 0 && !presenter.writesFiles {
-                // The picture on screen is this one already: no frame, no page flip (as the
-                // kiosk's loop does).
-                guard try waitForChange(player, idle, nextRefresh: clock.now, start: start, figures: &figures) else { break }
-                continue
-            }
-            let shown: Presentation
-            do { shown = try presenter.present(surface, version: version) } catch let error as DisplayError {
-                throw CommandFailure.display("\(error)")
-            }
-            traceFile?.record(FrameTrace.Entry(sequence: sequence, time: shown.time - start, frame: frame,
-                                               progress: player.progress(forFrame: frame), download: nil,
-                                               state: finished ? "done" : "playing", speed: player.speed, missed: shown.missed))
-            figures.shown(shown, on: presenter)
-            sequence += 1
-            if finished && !player.isPlaying { break }
-            if let duration, clock.now - start >= duration { break }
+        runtime.framePresented = { result in figures.shown(result, on: presenter) }
+        printStatus("playing on \(presenter.description)")
+        let outcome: KioskOutcome
+        do { outcome = try runtime.run() } catch let error as DisplayError {
+            throw CommandFailure.display("\(error)")
+        } catch let error as SystemError {
+            throw CommandFailure(message: "\(error)", exitCode: 1)
         }
-        if let signal = stop.signal {
+        if let summary = figures.summary(writesFiles: presenter.writesFiles) { printStatus(summary) }
+        if case .stopped(let signal) = outcome {
             presenter.close()
             throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
         }
     }
-}
 
-extension Play {
-    /// Whether the player can no longer change the frame: it stopped, or its segment is a
-    /// single instant (a held frame, looping or not).
-    static func pictureIsStill(_ player: AnimationPlayer, fromProgress: Double, toProgress: Double) -> Bool {
-        !player.isPlaying || fromProgress == toProgress
-    }
-
-    /// Nothing new to show. A picture that can no longer change is held until the end (a
-    /// stop signal or --duration) with no CPU meanwhile: false, playback is over. Else the
-    /// next refresh is waited for: true while --duration has not run out.
-    func waitForChange(_ player: AnimationPlayer, _ idle: IdleWait, nextRefresh: Double, start: Double,
-                       figures: inout PlaybackFigures) throws -> Bool {
-        let end = duration.map { start + $0 }
-        if Self.pictureIsStill(player, fromProgress: fromProgress, toProgress: toProgress) {
-            try idle.hold(until: end, figures: &figures)
-            return false
+    /// The kiosk's event loop and frame thread, showing the animation alone: the controller
+    /// (with nothing to download) ends the run when the scene is done or a signal comes.
+    func playbackRuntime(_ renderer: AnimationRenderer, presenter: Presenter, trace: FrameTrace?, stop: StopRequest) throws -> KioskRuntime {
+        let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
+        let clock = VirtualClock(now: presenter.nextPresentationTime())
+        let options = PlayScene.Options(fromProgress: fromProgress, toProgress: toProgress, speed: speed, loop: loop, duration: duration)
+        let writesFiles = presenter.writesFiles
+        do {
+            let waker = try Waker()
+            let frames = FrameWorker(presenter: presenter, viewport: viewport, clock: clock, trace: trace, waker: waker,
+                                     background: background.color, pacesFilesToWallClock: false, warningPrefix: "\(animation): ") {
+                PlayScene(renderer: renderer, clock: clock, options: options, writesFiles: writesFiles)
+            }
+            var configuration = KioskConfiguration()
+            configuration.animationOnly = true
+            configuration.writesFiles = writesFiles
+            return try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker, stop: stop,
+                                    presenter: presenter, control: nil, downloads: nil, policy: DownloadPolicy(), input: nil, fifo: nil,
+                                    animationRefresh: nil, touchPrompt: false)
+        } catch {
+            throw CommandFailure(message: "\(error)", exitCode: 1)
         }
-        try idle.sleep(until: nextRefresh)
-        return end.map { nextRefresh < $0 } ?? true
-    }
-}
-
-/// Where `buoy play` sleeps while the picture on screen stays as it is: one epoll on the
-/// stop signals' eventfd, the same loop the kiosk sleeps in, so a held picture costs no
-/// CPU and a SIGINT/SIGTERM still ends it at once.
-struct IdleWait {
-    private let loop: EventLoop
-    private let stop: StopRequest
-
-    init(stop: StopRequest) throws {
-        self.stop = stop
-        loop = try EventLoop()
-        if stop.wakeDescriptor >= 0 { try loop.watch(stop.wakeDescriptor, name: "signals") }
-    }
-
-    /// Until `deadline` (monotonic seconds) or a stop signal.
-    func sleep(until deadline: Double) throws {
-        while !stop.requested && Monotonic.now() < deadline {
-            for ready in try loop.wait(until: deadline) where ready.fd == stop.wakeDescriptor { stop.drainWake() }
-        }
-    }
-
-    /// Holds the picture until `end` (nil: until a stop signal), and reports what that cost.
-    func hold(until end: Double?, figures: inout PlaybackFigures) throws {
-        let since = Monotonic.now()
-        let cpu = ProcessClock.cpuSeconds()
-        while !stop.requested {
-            if let end, Monotonic.now() >= end { break }
-            for ready in try loop.wait(until: end) where ready.fd == stop.wakeDescriptor { stop.drainWake() }
-        }
-        figures.held = (Monotonic.now() - since, ProcessClock.cpuSeconds() - cpu)
     }
 }
 
 /// What `buoy play` reports: when the first frame reached the screen, and what pacing and the
-/// CPU did after it (startup, parsing and the modeset are left out of the per-frame cost).
+/// CPU did after it (startup, parsing and the modeset are left out of the per-frame cost); or,
+/// when the picture went still and was held without frames, for how long and at what CPU.
 struct PlaybackFigures {
     let opened = Monotonic.now()
     var frames = 0
     var missed = 0
     var first: (time: Double, cpu: Double)?
-    /// A still picture held without frames: for how long, and the CPU it took meanwhile.
-    var held: (seconds: Double, cpu: Double)?
+    /// The last frame presented showed a still picture that stays on screen after it.
+    var stillSince: (time: Double, cpu: Double)?
 
-    mutating func shown(_ shown: Presentation, on presenter: Presenter) {
+    mutating func shown(_ result: FrameWorker.Result, on presenter: Presenter) {
+        guard let shown = result.shown else { return }
         frames += 1
         missed += shown.missed
+        stillSince = !result.animating && result.state != .done ? (Monotonic.now(), ProcessClock.cpuSeconds()) : nil
         guard first == nil else { return }
         let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
         printStatus("first frame on screen " + sinceStart
@@ -221,9 +157,9 @@ struct PlaybackFigures {
     }
 
     func summary(writesFiles: Bool) -> String? {
-        if let held {
+        if let stillSince, !writesFiles {
             return String(format: "held a still picture %.2f s: %d frames presented after the first, no page flip, CPU %.3f s",
-                          held.seconds, max(0, frames - 1), held.cpu)
+                          Monotonic.now() - stillSince.time, max(0, frames - 1), ProcessClock.cpuSeconds() - stillSince.cpu)
         }
         guard let first, frames > 1, !writesFiles else { return nil }
         let after = frames - 1
@@ -255,55 +191,4 @@ enum ProcessClock {
         let now = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9
         return now - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
-}
-
-/// The first SIGINT or SIGTERM received (0: none). A plain handler stores it: it runs on
-/// whichever thread the kernel picks and only does an atomic store and a write(2) to an
-/// eventfd, both async-signal-safe. (A DispatchSource lost signals on Linux: libdispatch reads
-/// them from a signalfd on its own thread after re-raising them on the thread they hit, and a
-/// SIGTERM that hit the main thread of `buoy run` with download threads around was never
-/// seen, so the daemon ran on.)
-private let receivedStopSignal = Atomic<Int32>(0)
-/// The eventfd the handler writes to, so an event loop asleep in epoll_wait wakes at once
-/// (-1: none yet). Process-wide like the handler itself.
-private let stopWakeDescriptor = Atomic<Int32>(-1)
-/// The eventfd itself: made once and never closed, so the handler never writes to a number
-/// that was closed and reused.
-private let stopSignalWaker: Waker? = try? Waker()
-
-/// SIGINT and SIGTERM end the frame loop cleanly (the display is restored on the way out).
-/// Loops poll `requested`, or watch `wakeDescriptor`; blocking waits (poll on the DRM device)
-/// return early with EINTR.
-final class StopRequest: Sendable {
-    private var waker: Waker? { stopSignalWaker }
-
-    init() {
-        _ = receivedStopSignal.load(ordering: .relaxed)  // initialized before any handler can run
-        if let waker { stopWakeDescriptor.store(waker.fd, ordering: .relaxed) }
-        for sig in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in
-                _ = receivedStopSignal.compareExchange(expected: 0, desired: sig, ordering: .relaxed)
-                var one: UInt64 = 1
-                let fd = stopWakeDescriptor.load(ordering: .relaxed)
-                if fd >= 0 { _ = write(fd, &one, 8) }
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(sig, &action, nil)
-        }
-    }
-
-    var requested: Bool { signal != nil }
-
-    var signal: Int32? {
-        let sig = receivedStopSignal.load(ordering: .relaxed)
-        return sig == 0 ? nil : sig
-    }
-
-    /// Readable once a stop signal arrived (-1 if no eventfd could be made: loops then wake
-    /// on EINTR alone).
-    var wakeDescriptor: Int32 { waker?.fd ?? -1 }
-
-    func drainWake() { waker?.drain() }
 }

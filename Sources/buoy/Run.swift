@@ -16,7 +16,10 @@ struct Run: ParsableCommand {
         abstract: "The download screen: play the animation while files download, the water rising with the bytes.",
         discussion: """
         The first segment loops while downloading; the layer at --keypath (a position) rises from \
-        where it is to one display height above as bytes arrive (eased between curl's bursts). On \
+        where it is to --lift display heights above as bytes arrive (eased between curl's bursts; \
+        1, or 0.5 for the built-in boat, which stays on screen). The bottom band shows the \
+        percentage, size, rate and time left (--progress hide leaves only messages), in \
+        --language or the locale's. On \
         success the current loop finishes at 4x and the success segment plays once. Each --url \
         pairs with the --output and the --sha256 at the same place (give --sha256 none for a file \
         without a checksum when a later one has one); files land atomically, verified. \
@@ -24,8 +27,9 @@ struct Run: ParsableCommand {
         it, and any --url on the command line replaces its [[download]] tables. \
         --display auto:headless:DIR writes PNG frames to DIR when there is no display (paced to the \
         clock like headless:DIR). \
-        Exit status with --on-complete exit: 0 after success, 5 when a download failed.
-        """
+        Exit status with --on-complete exit: 0 after success, 5 when a download failed. \
+        psplash's QUIT on --psplash-fifo exits at once with status 0 (see --psplash-quit).
+        """ + "\n\n" + EnvironmentHelp.text
     )
 
     @Option(help: ArgumentHelp("Settings and [[download]] tables (keys mirror the flags); flags override it, any --url replaces its downloads.", valueName: "file"))
@@ -54,8 +58,8 @@ struct Run: ParsableCommand {
     @Option(help: "The position the download drives.")
     var keypath: String = "Boat.Transform.Position"
 
-    @Option(help: "How far it rises at 100 %, in display heights.")
-    var lift: Double = 1
+    @Option(help: "How far it rises at 100 %, in display heights (default: 0.5 for the built-in animation, whose boat stays on screen; 1 for others).")
+    var lift: Double?
 
     @Option(name: .customLong("loop-segment"), help: "The wave loop: A:B (progress), fA:fB (frames) or marker:NAME.")
     var loopSegment: String = "0:0.5"
@@ -66,7 +70,7 @@ struct Run: ParsableCommand {
     @Option(help: "Key and button codes that start the download (Linux input codes, comma-separated).")
     var keys: String?
 
-    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, exec:COMMAND (run it with /bin/sh after success) or reboot.")
+    @Option(name: .customLong("on-complete"), help: "hold (keep the last frame), exit, retain (exit leaving the last frame on the panel for the next program), exec:COMMAND (run it with /bin/sh after success) or reboot.")
     var onComplete: String = "exit"
 
     @Option(help: "Write one JSON line per presented frame to this file.")
@@ -90,6 +94,9 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("psplash-fifo"), help: "Accept psplash commands (PROGRESS n, MSG text, QUIT) on this FIFO; without --url they drive the water.")
     var psplashFIFO: String?
 
+    @Option(name: .customLong("psplash-quit"), help: "What psplash's QUIT does: exit (at once, as psplash does), success (play the success segment first, then as --on-complete says) or retain (exit at once, leaving the last frame on the panel).")
+    var psplashQuit: KioskConfiguration.PsplashQuit = .exit
+
     @Option(help: "auto (start at once) or input (wait for Enter, Space, a touch or a button).")
     var trigger: String = "auto"
 
@@ -98,6 +105,12 @@ struct Run: ParsableCommand {
 
     @Option(name: .customLong("input-dir"), help: "Where input devices appear.")
     var inputDirectory: String = "/dev/input"
+
+    @Option(help: "Show or hide the progress line (percentage, size, rate, time left) at the bottom of the screen; messages and prompts still show.")
+    var progress: ProgressVisibility = .show
+
+    @Option(help: "The screen's language: en, de, fr, es, zh, ja or ar (default: from LC_ALL, LC_MESSAGES or LANG; anything else is English).")
+    var language: String?
 
     @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM certificate authorities trusted for https (default: $SSL_CERT_FILE, then $CURL_CA_BUNDLE, then the system's).", valueName: "file"))
     var caFile: String?
@@ -117,11 +130,11 @@ struct Run: ParsableCommand {
             guard maxRetries >= 0 else { throw ValidationError("--max-retries must be 0 or more") }
             guard retryAfter != nil else { throw ValidationError("--max-retries needs --retry-after") }
         }
-        guard lift > 0, lift < 100 else { throw ValidationError("--lift must be a positive number of display heights") }
+        if let lift, !(lift > 0 && lift < 100) { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
         guard ["anywhere", "prompt"].contains(touch) else { throw ValidationError("--touch must be anywhere or prompt") }
-        guard ["hold", "exit", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
-            throw ValidationError("--on-complete must be hold, exit, exec:COMMAND or reboot")
+        guard ["hold", "exit", "retain", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
+            throw ValidationError("--on-complete must be hold, exit, retain, exec:COMMAND or reboot")
         }
     }
 
@@ -145,13 +158,19 @@ struct Run: ParsableCommand {
         let served = try openControlServer()
         let fifo: PsplashFIFO?
         do { fifo = try psplashFIFO.map { try PsplashFIFO(path: $0) } } catch { throw CommandFailure.badArguments("\(error)") }
+        // Only the FIFO made here, and only while it is still that FIFO (never a link).
+        defer { fifo?.remove() }
+        if let language, Language(locale: language) == nil {
+            printWarning("--language \(language): not one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")); the screen speaks English")
+        }
         let configuration = try kioskConfiguration(writesFiles: presenter.writesFiles)
-        let screen = try screenConfiguration(anim)
+        let screen = try screenConfiguration(anim, builtIn: shown.builtIn)
         let viewport = Viewport(width: presenter.width, height: presenter.height, contentMode: contentMode)
         let clock = VirtualClock(now: presenter.nextPresentationTime())
         let waker: Waker
         do { waker = try Waker() } catch { throw CommandFailure(message: "\(error)", exitCode: 1) }
-        let frames = FrameWorker(presenter: presenter, viewport: viewport, clock: clock, trace: traceFile, waker: waker) {
+        let frames = FrameWorker(presenter: presenter, viewport: viewport, clock: clock, trace: traceFile, waker: waker,
+                                 text: ScreenTextOptions(prompts: configuration.prompts, showsProgress: progress == .show)) {
             DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: screen)
         }
         if !frames.drivesProperty {
@@ -164,6 +183,9 @@ struct Run: ParsableCommand {
             runtime = try KioskRuntime(controller: KioskController(configuration: configuration), frames: frames, frameWaker: waker,
                                        stop: stop, presenter: presenter, control: served?.0, downloads: served?.1, policy: downloadPolicy(caFile: caFile), input: input,
                                        fifo: fifo, animationRefresh: shown.refresh, touchPrompt: touch == "prompt")
+            // The display, the socket and the FIFO are open: units ordered after this one may start.
+            ServiceManager.ready(status: readinessStatus(presenter: presenter, fifo: fifo))
+            defer { ServiceManager.stopping() }
             outcome = try runtime.run()
         } catch let error as DisplayError {
             throw CommandFailure.display("\(error)")
@@ -222,49 +244,24 @@ struct Run: ParsableCommand {
         default: c.onComplete = .exit
         }
         c.writesFiles = writesFiles
-        if touch == "prompt" { c.prompt = "Touch here or press Enter to start" }
+        c.psplashQuit = psplashQuit
+        c.prompts = Prompts(language: screenLanguage)
+        c.prompt = touch == "prompt" ? c.prompts.touchHereToStart : c.prompts.pressToStart
         return c
     }
 
-    func screenConfiguration(_ anim: Animation) throws -> DownloadScreen.Configuration {
-        var config = DownloadScreen.Configuration()
+    /// --language, else the locale's (an unknown one is English).
+    var screenLanguage: Language {
+        guard let language else { return Language.fromEnvironment(ProcessInfo.processInfo.environment) }
+        return Language(locale: language) ?? .english
+    }
+
+    func screenConfiguration(_ anim: Animation, builtIn: Bool = false) throws -> DownloadScreen.Configuration {
+        var config = builtIn ? DownloadScreen.Configuration.defaultAnimation : DownloadScreen.Configuration()
         config.progressKeypath = Keypath(keypath)
-        config.lift = lift
+        if let lift { config.lift = lift }
         config.loopSegment = try SegmentOption(text: loopSegment).progressRange(in: anim)
         config.successSegment = try SegmentOption(text: successSegment).progressRange(in: anim)
         return config
-    }
-
-    /// After the loop: the exit status, and the completion action after a success.
-    func complete(_ outcome: KioskOutcome, presenter: Presenter, received: Int64?) throws {
-        switch outcome {
-        case .stopped(let signal):
-            throw CommandFailure(message: "stopped by signal \(signal)", exitCode: 128 + signal)
-        case .failed(let failure):
-            throw CommandFailure(message: "download failed: \(failure)", exitCode: 5)
-        case .quit:
-            return
-        case .completed:
-            presenter.close()  // give the display back before handing over
-            if onComplete == "reboot" {
-                printStatus("rebooting")
-                try runShell("systemctl reboot || reboot")
-            } else if onComplete.hasPrefix("exec:") {
-                try runShell(String(onComplete.dropFirst(5)))
-            }
-            if let received { printStatus("downloaded \(received) bytes to \(outputs.joined(separator: ", "))") }
-        }
-    }
-}
-
-/// Runs a completion command; its exit status becomes buoy's.
-func runShell(_ command: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    do { try process.run() } catch { throw CommandFailure(message: "cannot run \(command): \(error)", exitCode: 6) }
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        throw CommandFailure(message: "\(command) exited with status \(process.terminationStatus)", exitCode: process.terminationStatus)
     }
 }

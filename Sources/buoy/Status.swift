@@ -8,9 +8,9 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what the running buoy daemon is doing (JSON).",
         discussion: """
-        One JSON line in the schema of `buoy fetch --json` (state idle, waiting, downloading,
-        finishing, success, done or failed; bytes, rate, ETA and one entry per file). With --watch,
-        one line per progress event, from any client's download, until the daemon stops or
+        One JSON line in the schema of `buoy fetch --json` (state idle, waiting, downloading, \
+        finishing, success, done or failed; bytes, rate, ETA and one entry per file). With --watch, \
+        one line per progress event, from any client's download, until the daemon stops or \
         SIGINT. Exit status: 0 answered, 4 no daemon on the socket or no answer.
         """
     )
@@ -50,6 +50,34 @@ struct Cancel: ParsableCommand {
     var socket: String = "/run/buoy.sock"
 
     func run() throws { try ask(socket, ["cmd": "cancel"]) }
+}
+
+/// `buoy message TEXT`: the socket's `message` request from a shell.
+struct Message: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show TEXT on the running daemon's status line (\"\" clears it).",
+        discussion: """
+        The daemon shows the text on the panel's status line and logs it (control characters \
+        escaped); it stays until the next message or download. Exit status: 0 the daemon took \
+        the request, 1 bad arguments (a text longer than \(Message.maxBytes) bytes), 4 no \
+        daemon on the socket, no answer, or the daemon refused it.
+        """
+    )
+
+    /// Well under the socket's 64 KiB request line, and more than a status line can show.
+    static let maxBytes = 4096
+
+    @Argument(help: "The text (an empty one clears the status line).")
+    var text: String
+
+    @Option(help: "The daemon's control socket.")
+    var socket: String = "/run/buoy.sock"
+
+    func validate() throws {
+        guard text.utf8.count <= Self.maxBytes else { throw ValidationError("the text is \(text.utf8.count) bytes; at most \(Self.maxBytes)") }
+    }
+
+    func run() throws { try ask(socket, ["cmd": "message", "text": text]) }
 }
 
 /// A connection to the daemon; no daemon is exit status 4, as documented for status and cancel.

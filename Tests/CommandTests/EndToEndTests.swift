@@ -83,7 +83,8 @@ final class EndToEndTests: CommandTestCase {
             let dest = "\(dir)/\(d.name).bin"
             let process = try start(["run", "--animation", animation, "--url", "\(base)/slow/\(size)?rate=75000", "--output", dest,
                                      "--sha256", sum, "--display", "headless:\(dir)/\(d.name)", "--size", d.size, "--rotate", "\(d.rotate)",
-                                     "--fps", "\(fps)", "--on-complete", "exit", "--trace", "\(dir)/\(d.name).jsonl"], name: d.name)
+                                     "--fps", "\(fps)", "--on-complete", "exit", "--trace", "\(dir)/\(d.name).jsonl",
+                                     "--progress", "hide"], name: d.name)  // the water alone: no progress band over it
             runs.append((d.name, process, d.rotate, dest))
         }
         for run in runs { run.process.waitUntilExit() }

@@ -52,6 +52,35 @@ final class DisplayTests: XCTestCase {
         }
     }
 
+    /// A y4m path is written in place: a FIFO stays a FIFO (a reader gets the video), and a
+    /// device such as /dev/null is never replaced by a regular file.
+    func testY4MWritesInPlaceAndNeverReplacesWhatIsThere() throws {
+        let path = tempDir("y4m-fifo") + ".fifo"
+        unlink(path)
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        defer { unlink(path) }
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let presenter = try Y4MPresenter(path: path, width: 4, height: 2, fps: 30)
+        _ = try presenter.present(Surface(width: 4, height: 2, clearColor: .white))
+        presenter.close()
+        var st = stat()
+        XCTAssertEqual(lstat(path, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "still the FIFO")
+        var buffer = [UInt8](repeating: 0, count: 64)
+        XCTAssertEqual(String(decoding: buffer[..<max(0, read(reader, &buffer, 9))], as: UTF8.self), "YUV4MPEG2")
+        // Whatever /dev/null is now (another program on a shared machine may have broken it),
+        // writing y4m to it leaves it that.
+        XCTAssertEqual(lstat("/dev/null", &st), 0)
+        let before = (st.st_mode & S_IFMT, st.st_ino)
+        let null = try Y4MPresenter(path: "/dev/null", width: 4, height: 2, fps: 30)
+        _ = try null.present(Surface(width: 4, height: 2, clearColor: .black))
+        null.close()
+        XCTAssertEqual(lstat("/dev/null", &st), 0)
+        XCTAssertTrue((st.st_mode & S_IFMT, st.st_ino) == before, "/dev/null is still what it was (a device here: \(before.0 == S_IFCHR))")
+    }
+
     func testY4MStream() throws {
         let path = tempDir("y4m") + ".y4m"
         defer { try? FileManager.default.removeItem(atPath: path) }

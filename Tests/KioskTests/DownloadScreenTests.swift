@@ -167,21 +167,85 @@ final class DefaultAnimationTests: XCTestCase {
         XCTAssertLessThan(Double(differing) / Double(start.pixels.count), 0.002, "frame 120 must look like frame 0")
     }
 
-    func testWaterFillsEveryScreenAtFullProgress() throws {
+    /// The built-in boat's hull and mast colour: the figure a frame must show.
+    static let hull = (r: 56, g: 64, b: 82)
+
+    /// The screen at a download level (the water eased all the way), rendered.
+    func frame(_ renderer: AnimationRenderer, _ w: Int, _ h: Int, level: Double, succeeded: Bool = false,
+               contentMode: ContentMode = .fill) -> Surface {
+        let clock = VirtualClock()
+        let viewport = Viewport(width: w, height: h, contentMode: contentMode)
+        let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock, configuration: .defaultAnimation)
+        screen.startDownloading()
+        screen.update(downloadFraction: level)
+        clock.now = 1.9  // eased all the way, still in the loop
+        var frame = screen.tick()
+        if succeeded {
+            screen.downloadSucceeded()
+            for step in 1...400 where screen.state != .done {
+                clock.now = 1.9 + Double(step) / 60
+                frame = screen.tick()
+            }
+            XCTAssertEqual(screen.state, .done)
+        }
+        return screen.renderer.render(frame: frame, viewport: viewport, background: .black)
+    }
+
+    func figurePixels(_ surface: Surface) -> Int {
+        surface.pixels.filter { p in
+            abs(Int((p >> 16) & 0xff) - Self.hull.r) <= 4 && abs(Int((p >> 8) & 0xff) - Self.hull.g) <= 4 && abs(Int(p & 0xff) - Self.hull.b) <= 4
+        }.count
+    }
+
+    /// The most common colour's share of the frame.
+    func flatness(_ surface: Surface) -> Double {
+        var counts: [UInt32: Int] = [:]
+        for p in surface.pixels { counts[p, default: 0] += 1 }
+        return Double(counts.values.max() ?? 0) / Double(surface.pixels.count)
+    }
+
+    /// At every level, on landscape, square and portrait panels, the boat is on screen (its
+    /// hull's colour), the frame is not one flat colour, and the water rises with the level.
+    func testTheBoatStaysOnScreenWhileTheWaterRises() throws {
         let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
-        for (w, h) in [(1920, 1080), (800, 480), (1080, 1920)] {
-            let clock = VirtualClock()
-            let viewport = Viewport(width: w, height: h, contentMode: .fill)
-            let screen = DownloadScreen(renderer: renderer, viewport: viewport, clock: clock)
-            screen.startDownloading()
-            screen.update(downloadFraction: 1)
-            clock.now = 1.9  // eased all the way, still in the loop
-            let frame = screen.tick()
-            XCTAssertLessThanOrEqual(frame, 120)
-            let surface = screen.renderer.render(frame: frame, viewport: viewport, background: .black)
-            let sea: UInt32 = surface.pixels[(h - 1) * w + w / 2]
-            let share = Double(surface.pixels.filter { $0 == sea }.count) / Double(w * h)
-            XCTAssertGreaterThanOrEqual(share, 0.98, "\(w)x\(h): \(share * 100)% water")
+        for (w, h) in [(480, 270), (270, 480), (240, 240), (800, 480)] {
+            var waterRows: [Int] = []
+            for level in [0.0, 0.25, 0.5, 0.75, 1.0] {
+                let surface = frame(renderer, w, h, level: level)
+                XCTAssertGreaterThan(figurePixels(surface), w * h / 400, "\(w)x\(h) at \(level): no boat")
+                XCTAssertLessThan(flatness(surface), 0.9, "\(w)x\(h) at \(level): one flat colour")
+                // The front water's colour down the left edge: where the sea starts.
+                let sea: UInt32 = surface.pixels[(h - 1) * w]
+                waterRows.append((0..<h).first { surface.pixels[$0 * w] == sea } ?? h)
+            }
+            XCTAssertEqual(waterRows, waterRows.sorted(by: >), "\(w)x\(h): the water line rises: \(waterRows)")
+            XCTAssertGreaterThan(waterRows[0] - waterRows[4], h / 3, "\(w)x\(h): it rises by a good part of the screen")
+            XCTAssertGreaterThan(waterRows[4], h / 6, "\(w)x\(h): sky stays above the boat at 100 %")
+        }
+        // Letterboxed (fit, a landscape picture on a portrait panel): it rises within its box.
+        let boxed = frame(renderer, 270, 480, level: 1, contentMode: .fit)
+        XCTAssertGreaterThan(figurePixels(boxed), 270 * 480 / 2000, "fit 270x480 at 100 %: no boat")
+    }
+
+    /// The success picture: the check's white disc, fully drawn, centred on the panel.
+    func testTheSuccessCheckIsCentred() throws {
+        let renderer = AnimationRenderer(animation: try Animation.parse(Array(DefaultAnimation.json.utf8), name: "default", baseDirectory: nil))
+        for (w, h) in [(480, 270), (270, 480)] {
+            let surface = frame(renderer, w, h, level: 1, succeeded: true)
+            // Below the water line (the sail above it is white too).
+            let sea: UInt32 = surface.pixels[(h - 1) * w]
+            let waterLine = (0..<h).first { surface.pixels[$0 * w] == sea } ?? 0
+            var xs: [Int] = [], ys: [Int] = []
+            for y in (waterLine + h / 20)..<h {
+                for x in 0..<w where surface.pixels[y * w + x] == 0xffff_ffff {
+                    xs.append(x)
+                    ys.append(y)
+                }
+            }
+            guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return XCTFail("\(w)x\(h): no check") }
+            XCTAssertEqual(Double(x0 + x1) / 2, Double(w) / 2, accuracy: Double(w) * 0.03, "\(w)x\(h)")
+            XCTAssertEqual(Double(y0 + y1) / 2, Double(h) / 2, accuracy: Double(h) * 0.03, "\(w)x\(h)")
+            XCTAssertGreaterThan(y1 - y0, min(w, h) / 4, "\(w)x\(h): the check is large enough to read")
         }
     }
 }

@@ -77,12 +77,35 @@ final class KioskControllerTests: XCTestCase {
         XCTAssertEqual(c.outcome, .stopped(signal: 15))
     }
 
+    /// `buoy play`: an animation on its own. Nothing to download, wait for or publish on a
+    /// timer; psplash lines do not drive it; the run ends when the screen reports done.
+    func testAnAnimationAloneEndsWhenItsScreenIsDone() {
+        let alone = configuration { $0.job = []; $0.animationOnly = true }
+        XCTAssertFalse(alone.external)
+        let c = play(alone, [
+            Step(0, .start, [.screen(.idle)], state: .idle),
+            Step(0.1, .screen(.idle), [.publish(event: "progress", jobEnded: false)], state: .idle),
+            Step(0.5, .psplash(.progress(50)), []),
+            Step(0.6, .press(code: 28, device: "/dev/input/event0", time: 0.6, offPrompt: nil), []),
+            Step(2, .screen(.done), [.publish(event: "done", jobEnded: true), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.completed)],
+                 state: .done),
+        ])
+        XCTAssertEqual(c.outcome, .completed)
+        // A still picture held until a signal.
+        let held = play(alone, [
+            Step(0, .start, [.screen(.idle)]),
+            Step(0.1, .screen(.idle)),
+            Step(30, .signal(2), [.cancelTimer(.retry), .cancelTimer(.publish), .exit(.stopped(signal: 2))]),
+        ])
+        XCTAssertEqual(held.outcome, .stopped(signal: 2))
+    }
+
     func testAutomaticRetriesBackOffThenGiveUp() {
         let failed = KioskEvent.transferEnded(failure: "http://127.0.0.1/fw.bin: HTTP status 404")
         let c = play(configuration { $0.retryAfter = 2; $0.maxRetries = 2 }, [
             Step(0, .start, nil, state: .downloading),
             Step(1, failed, [.screen(.failed("http://127.0.0.1/fw.bin: HTTP status 404")), .warn("http://127.0.0.1/fw.bin: HTTP status 404"),
-                             .cancelTimer(.publish), .setTimer(.retry, at: 3), .showMessage("Download failed — retrying in 2 s")], state: .failed),
+                             .cancelTimer(.publish), .setTimer(.retry, at: 3), .showMessage("Download failed: http://127.0.0.1/fw.bin: HTTP status 404\nTrying again in 2 s")], state: .failed),
             Step(1.1, .screen(.failed), [.publish(event: "failed", jobEnded: true)]),
             Step(3, .timer(.retry), [.log("retrying the download (automatic retry 1 of 2)"), .showMessage(""),
                                      .screen(.downloading(fresh: true)), .startTransfer([Self.file]), .cancelTimer(.retry),
@@ -175,8 +198,25 @@ final class KioskControllerTests: XCTestCase {
         ])
     }
 
-    func testPsplashDrivesTheWaterWithoutFilesOrSocket() {
+    /// psplash exits at once on QUIT; so does Buoy by default (no success segment first).
+    func testPsplashQuitEndsTheRunAtOnce() {
         let c = play(configuration { $0.job = [] }, [
+            Step(0, .start, [.screen(.downloading(fresh: false)), .cancelTimer(.retry), .setTimer(.publish, at: 0.2)], state: .downloading),
+            Step(1, .psplash(.progress(0.4)), [.screen(.progress(0.4))]),
+            Step(2, .psplash(.quit), [.log("psplash: QUIT"), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.psplashQuit)]),
+            Step(2.1, .psplash(.message("late")), []),
+        ])
+        XCTAssertEqual(c.outcome, .psplashQuit)
+        // retain ends the same way: what is left on the panel is the CLI's business.
+        let retained = play(configuration { $0.job = []; $0.psplashQuit = .retain }, [
+            Step(0, .start, nil, state: .downloading),
+            Step(1, .psplash(.quit), [.log("psplash: QUIT"), .cancelTimer(.retry), .cancelTimer(.publish), .exit(.psplashQuit)]),
+        ])
+        XCTAssertEqual(retained.outcome, .psplashQuit)
+    }
+
+    func testPsplashDrivesTheWaterWithoutFilesOrSocket() {
+        let c = play(configuration { $0.job = []; $0.psplashQuit = .success }, [
             Step(0, .start, [.screen(.downloading(fresh: false)), .cancelTimer(.retry), .setTimer(.publish, at: 0.2)], state: .downloading),
             Step(1, .psplash(.progress(0.4)), [.screen(.progress(0.4))]),
             Step(2, .psplash(.message("Installing")), [.showMessage("Installing")]),

@@ -1,0 +1,215 @@
+import Foundation
+import LottieModel
+import Raster
+import Text
+
+/// Sets text documents in lines, from the file's own glyph shapes (`chars`) when it has every
+/// character, else from fonts through the text engine (HarfBuzz shaping, bidi, fallback faces
+/// for characters the font lacks). Fonts are found by PostScript name, family and style in the
+/// caller's folders and the system's (fontconfig); a font that is not installed is replaced by
+/// Helvetica's stand-in, as Core Text does for lottie-ios.
+///
+/// A reference type so the immutable renderer can fill its caches lazily; it is owned by one
+/// renderer. A lock: bands of one frame may be drawn on several threads, and the font library
+/// is not thread-safe.
+final class TextFonts: @unchecked Sendable {
+    /// The file's glyphs by character, family and style: outline in ems and advance in ems.
+    typealias FileGlyphs = [String: (outline: RasterPath, advance: Double)]
+
+    private let lock = NSLock()
+    private let directories: [String]
+    private let fileGlyphs: FileGlyphs
+    private let budget: RenderBudget
+    /// Opened on the first text drawn from a font (nil inside: fontconfig failed).
+    private var library: FontLibrary??
+    private var stacks: [String: FontStack?] = [:]
+    /// The font files of `directories`, listed on the first font not known to fontconfig.
+    private var fontFiles: [String]?
+    private var layouts: [String: SetText] = [:]
+    private static let maxCachedLayouts = 256
+
+    /// Where what cannot be drawn is reported (once each).
+    private let notes: RenderNotes?
+
+    init(directories: [String], fileGlyphs: FileGlyphs, budget: RenderBudget, notes: RenderNotes? = nil) {
+        self.directories = directories
+        self.notes = notes
+        self.fileGlyphs = fileGlyphs
+        self.budget = budget
+    }
+
+    static func glyphKey(_ character: String, _ family: String, _ style: String) -> String {
+        "\(character)\u{1}\(family)\u{1}\(style)"
+    }
+
+    /// `doc` set in lines (cached: documents change in steps, animators act on the result).
+    func set(_ doc: TextDocument, font: Font?) -> SetText {
+        let key = [doc.text, doc.fontName, "\(doc.size)", "\(doc.tracking)", "\(doc.lineHeight)", "\(doc.justification)",
+                   "\(doc.baselineShift)", "\(doc.caps)", "\(String(describing: doc.boxPosition))", "\(String(describing: doc.boxSize))"].joined(separator: "\u{1}")
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = layouts[key] { return known }
+        var text = doc.text.replacingOccurrences(of: "\u{3}", with: "\r")
+        if doc.caps != 0 { text = text.uppercased() }
+        var result = setFromFileGlyphs(doc, text: text, font: font) ?? setFromFont(doc, text: text, font: font)
+        result.scalars = Array(text.unicodeScalars)
+        if let warning = result.warning { notes?.note(warning) }
+        if layouts.count >= Self.maxCachedLayouts { layouts.removeAll() }
+        layouts[key] = result
+        return result
+    }
+
+    // MARK: Fonts
+
+    private func stack(for doc: TextDocument, font: Font?) -> FontStack? {
+        let name = font?.name ?? doc.fontName, family = font?.family ?? "", style = font?.style ?? ""
+        let key = name + "\u{1}" + family + "\u{1}" + style
+        if let known = stacks[key] { return known }
+        if library == nil { library = .some(try? FontLibrary(extraDirectories: directories)) }
+        guard let library = library ?? nil else { return nil }
+        let request = FontRequest(family: family.isEmpty ? name : family, style: style, postScriptName: name)
+        let found: FontStack?
+        if library.namedFace(for: request) != nil {
+            found = try? library.stack(for: request)
+        } else if let file = fileNamed(name: name, family: family, style: style),
+                  let stack = try? library.stack(file: file, fallbackFor: request) {
+            found = stack
+        } else {
+            // Core Text answers a name it does not know with Helvetica: so do we (fontconfig
+            // gives its metric twin where installed, else its default face).
+            found = try? library.stack(for: FontRequest(family: "Helvetica"))
+        }
+        stacks[key] = found
+        return found
+    }
+
+    /// A font file in the caller's folders named like the font (its PostScript name, or family
+    /// and style, spaces left out), for fonts whose files carry other names inside.
+    private func fileNamed(name: String, family: String, style: String) -> String? {
+        if fontFiles == nil {
+            var found: [String] = []
+            for dir in directories where !dir.isEmpty {
+                guard let walker = FileManager.default.enumerator(atPath: dir) else { continue }
+                while let item = walker.nextObject() as? String, found.count < 10_000 {
+                    let lower = item.lowercased()
+                    if lower.hasSuffix(".ttf") || lower.hasSuffix(".otf") || lower.hasSuffix(".ttc") {
+                        found.append((dir as NSString).appendingPathComponent(item))
+                    }
+                }
+            }
+            fontFiles = found
+        }
+        func stem(_ path: String) -> String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased() }
+        let compact = family.replacingOccurrences(of: " ", with: "")
+        let wanted = [name, compact + "-" + style.replacingOccurrences(of: " ", with: ""), compact].map { $0.lowercased() }
+        for w in wanted where !w.isEmpty && w != "-" {
+            if let hit = fontFiles?.first(where: { stem($0) == w }) { return hit }
+        }
+        return nil
+    }
+
+    private func setFromFont(_ doc: TextDocument, text: String, font: Font?) -> SetText {
+        var set = SetText(alignment: justificationFactor(doc.justification), size: doc.size)
+        guard let stack = stack(for: doc, font: font) else {
+            set.warning = "no font could be found for \"\(doc.fontName)\"; the text is not drawn"
+            return set
+        }
+        let face = stack.primary
+        let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size,
+                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
+        var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
+        options.tracking = doc.tracking / 1000
+        let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)
+        let scalars = Array(text.unicodeScalars)
+        func isSpace(_ i: Int) -> Bool { i >= 0 && i < scalars.count && scalars[i].properties.isWhitespace }
+        var elements = 0
+        for (index, line) in layout.lines.enumerated() {
+            let baseline = placement.firstBaseline + line.baseline
+            guard placement.fits(baseline: baseline) else { break }
+            let end = line.textRange.upperBound
+            let endsParagraph = end >= scalars.count || scalars[end] == "\r" || scalars[end] == "\n"
+            let spaces = line.glyphs.filter { isSpace(line.textRange.lowerBound + $0.cluster) }.count
+            let (start, stretch) = placement.lineStart(width: line.width, endsParagraph: endsParagraph, spaces: spaces)
+            var gained = 0.0
+            for (k, g) in line.glyphs.enumerated() {
+                guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else {
+                    set.warning = "the text has more glyphs than the budget allows; the rest are not drawn"
+                    break
+                }
+                let outline = g.face.outline(glyph: g.glyph)
+                elements += outline.elements.count
+                let next = k + 1 < line.glyphs.count ? line.glyphs[k + 1].x : line.x + line.width
+                let character = line.textRange.lowerBound + g.cluster
+                let extra = isSpace(character) ? stretch : 0
+                set.glyphs.append(SetGlyph(outline: outline, x: start + g.x - line.x + gained, y: baseline + g.y - line.baseline,
+                                           advance: max(0, next - g.x) + extra, character: character, line: index))
+                gained += extra
+            }
+            set.lineCount = index + 1
+        }
+        return set
+    }
+
+    // MARK: The file's glyphs
+
+    /// One character from the font the document names (or its fallbacks), unshaped.
+    private func fontGlyph(_ scalar: Unicode.Scalar, doc: TextDocument, font: Font?) -> (outline: RasterPath, advance: Double)? {
+        guard let stack = stack(for: doc, font: font),
+              let g = TextShaper(stack: stack).shape([scalar]).runs.first?.glyphs.first else { return nil }
+        return (g.face.outline(glyph: g.glyph), g.xAdvance)
+    }
+
+    /// The text set from the file's glyph shapes and advances (After Effects' own measures),
+    /// a character the file has no glyph for taken from the font; nil when the file has
+    /// none of the text's glyphs.
+    private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
+        guard !fileGlyphs.isEmpty else { return nil }
+        let family = font?.family ?? doc.fontName, style = font?.style ?? ""
+        var paragraphs: [[(scalar: Unicode.Scalar, glyph: (outline: RasterPath, advance: Double)?)]] = [[]]
+        var fromFile = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" || scalar == "\n" {
+                paragraphs.append([])
+                continue
+            }
+            var glyph = fileGlyphs[Self.glyphKey(String(scalar), family, style)]
+            if glyph != nil { fromFile += 1 } else { glyph = fontGlyph(scalar, doc: doc, font: font) }
+            paragraphs[paragraphs.count - 1].append((scalar, glyph))
+        }
+        guard fromFile > 0 else { return nil }
+        // The file gives no cap height: its fonts list's ascent stands in for it.
+        let ascent = (font?.ascent ?? 75) / 100 * doc.size
+        let placement = LinePlacement(doc: doc, capHeight: ascent)
+        var set = SetText(alignment: placement.alignment, size: doc.size)
+        let tracking = doc.tracking / 1000 * doc.size
+        var lineIndex = 0, paragraphStart = 0, elements = 0
+        for paragraph in paragraphs {
+            // A space the file has no glyph for advances by half an em.
+            let advances = paragraph.map { ($0.glyph?.advance ?? 0.5) * doc.size + tracking }
+            for range in LineBreaking.lines(paragraph.map(\.scalar), advances: advances, width: placement.wrapWidth) {
+                let baseline = placement.firstBaseline + Double(lineIndex) * placement.lineHeight
+                guard placement.fits(baseline: baseline) else { return set }
+                var end = range.upperBound
+                while end > range.lowerBound && paragraph[end - 1].scalar.properties.isWhitespace { end -= 1 }
+                let spaces = paragraph[range.lowerBound..<end].filter { $0.scalar.properties.isWhitespace }.count
+                let start = placement.lineStart(width: advances[range.lowerBound..<end].reduce(0, +),
+                                                endsParagraph: range.upperBound >= paragraph.count, spaces: spaces)
+                var x = start.x
+                let stretch = start.stretch
+                for i in range {
+                    guard set.glyphs.count < budget.maxGlyphs, elements < budget.maxPathElementsPerLayer else { return set }
+                    let outline = paragraph[i].glyph?.outline ?? RasterPath()
+                    elements += outline.elements.count
+                    let advance = advances[i] + (i < end && paragraph[i].scalar.properties.isWhitespace ? stretch : 0)
+                    set.glyphs.append(SetGlyph(outline: outline, x: x, y: baseline, advance: advance,
+                                               character: paragraphStart + i, line: lineIndex))
+                    x += advance
+                }
+                lineIndex += 1
+                set.lineCount = lineIndex
+            }
+            paragraphStart += paragraph.count + 1
+        }
+        return set
+    }
+}

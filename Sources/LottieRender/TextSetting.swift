@@ -1,0 +1,112 @@
+import Foundation
+import LottieModel
+import Raster
+import Text
+
+/// One glyph of a set text, in the text layer's space.
+struct SetGlyph {
+    /// Outline in ems, origin on the baseline at the pen position, y down.
+    var outline: RasterPath
+    /// Pen position (left of the advance) and baseline.
+    var x: Double
+    var y: Double
+    var advance: Double
+    /// Index of the first character (Unicode scalar, line ends counted) the glyph stands for.
+    var character: Int
+    var line: Int
+}
+
+/// A text document set in lines: glyphs placed as the document says (point or box text,
+/// justification, line height, tracking), before any animator.
+struct SetText {
+    var glyphs: [SetGlyph] = []
+    var lineCount = 0
+    /// 0 for left, 0.5 centre, 1 right: how a line moves when animators make it longer.
+    var alignment = 0.0
+    var size = 0.0
+    /// The text's characters, for range selectors' words and spaces.
+    var scalars: [Unicode.Scalar] = []
+    /// Something the layer asks for could not be drawn (said once per layer).
+    var warning: String?
+}
+
+/// The horizontal alignment of a line, 0 left to 1 right, for Lottie's justification codes
+/// (3...6 justify the lines of box text; they are drawn aligned as their last line).
+func justificationFactor(_ j: Int) -> Double {
+    switch j {
+    case 1, 4: return 1
+    case 2, 5: return 0.5
+    default: return 0
+    }
+}
+
+/// Where a text's lines start: point text hangs its first baseline on the layer's origin and
+/// aligns each line on it; box text aligns lines within the box width and puts the first
+/// baseline one cap height below the box's top (After Effects' first baseline, which
+/// lottie-ios follows).
+struct LinePlacement {
+    let doc: TextDocument
+    let alignment: Double
+    /// Of the first baseline, in layer units.
+    let firstBaseline: Double
+
+    /// The distance between baselines.
+    let lineHeight: Double
+
+    /// - Parameters:
+    ///   - capHeight: of the font at the document's size.
+    ///   - naturalLineHeight: the font's ascent, descent and line gap at the size, when known:
+    ///     lines are never closer than that (as lottie-ios sets them, Core Text spacing lines
+    ///     at least a font's height apart), and a document without a line height uses it.
+    init(doc: TextDocument, capHeight: Double, naturalLineHeight: Double? = nil) {
+        self.doc = doc
+        alignment = justificationFactor(doc.justification)
+        // A baseline shift (`ls`) raises the text.
+        if let box = doc.boxPosition {
+            firstBaseline = box.y + capHeight - doc.baselineShift
+        } else {
+            firstBaseline = -doc.baselineShift
+        }
+        let given = doc.lineHeight.isFinite && doc.lineHeight > 0 ? doc.lineHeight : nil
+        switch (given, naturalLineHeight) {
+        case let (given?, natural?): lineHeight = max(given, natural.isFinite ? natural : 0)
+        case let (given?, nil): lineHeight = given
+        case let (nil, natural?) where natural.isFinite && natural > 0: lineHeight = natural
+        default: lineHeight = doc.size * 1.2
+        }
+    }
+
+    /// The x of a line's pen start for a line `width` wide.
+    func lineStart(width: Double) -> Double {
+        if let box = doc.boxPosition {
+            let boxWidth = doc.boxSize?.x ?? 0
+            return box.x + alignment * (boxWidth - width)
+        }
+        return -alignment * width
+    }
+
+    /// Box text justified (`j` 3...6): lines a paragraph goes on after are stretched to the
+    /// box's width at their spaces; the last line is aligned as the code says (6: stretched too).
+    var justifies: Bool { doc.boxPosition != nil && wrapWidth != nil && (3...6).contains(doc.justification) }
+
+    /// The pen start of a line `width` wide holding `spaces` spaces, and what each space gains.
+    func lineStart(width: Double, endsParagraph: Bool, spaces: Int) -> (x: Double, stretch: Double) {
+        if justifies, spaces > 0, !endsParagraph || doc.justification == 6, let box = doc.boxPosition, let boxWidth = wrapWidth {
+            return (box.x, max(0, boxWidth - width) / Double(spaces))
+        }
+        return (lineStart(width: width), 0)
+    }
+
+    /// Whether a baseline still lies within a box text's box (lines below it are not drawn).
+    func fits(baseline: Double) -> Bool {
+        guard let box = doc.boxPosition, let size = doc.boxSize, size.y > 0 else { return true }
+        return baseline <= box.y + size.y + 0.5
+    }
+
+
+    /// The width lines wrap at: a box text's width.
+    var wrapWidth: Double? {
+        guard doc.boxPosition != nil, let w = doc.boxSize?.x, w > 0, w.isFinite else { return nil }
+        return w
+    }
+}

@@ -1,0 +1,67 @@
+import Display
+import Kiosk
+import LottieRender
+import Player
+import Raster
+
+/// `buoy play`'s picture: one animation and its player, over a segment, once or looping, up
+/// to an optional end. It reports `idle` while it plays and `done` once the player finished
+/// or the end came, which ends the run. A segment in which nothing varies with time (a single
+/// instant, or an animation whose picture does not move there) is a still picture: on a
+/// display it is drawn once and held, with no frame until the end.
+final class PlayScene: FrameScene {
+    let player: AnimationPlayer
+    private(set) var renderer: AnimationRenderer
+    private(set) var state: DownloadScreen.State = .idle
+    private let clock: VirtualClock
+    /// Clock time at which playback ends (--duration), nil: when the player finishes.
+    private let end: Double?
+    /// Files and streams count frames as time: every frame is wanted until the end.
+    private let writesFiles: Bool
+    /// Whether the picture can change over the segment the player plays.
+    private let segmentMoves: Bool
+    private var finished = false
+
+    struct Options {
+        var fromProgress = 0.0, toProgress = 1.0, speed = 1.0
+        var loop = false
+        var duration: Double?
+    }
+
+    init(renderer: AnimationRenderer, clock: VirtualClock, options: Options, writesFiles: Bool) {
+        self.renderer = renderer
+        self.clock = clock
+        self.writesFiles = writesFiles
+        end = options.duration.map { clock.now + $0 }
+        player = AnimationPlayer(animation: renderer.animation, clock: clock)
+        player.speed = options.speed
+        let a = player.frame(forProgress: options.fromProgress), b = player.frame(forProgress: options.toProgress)
+        segmentMoves = renderer.pictureChanges(over: min(a, b)...max(a, b))
+        player.play(fromProgress: options.fromProgress, toProgress: options.toProgress, loopMode: options.loop ? .loop : .playOnce) {
+            [weak self] _ in self?.finished = true
+        }
+    }
+
+    var isAnimating: Bool {
+        state != .done && (writesFiles || (player.isPlaying && segmentMoves))
+    }
+
+    var wakeTime: Double? { state == .done ? nil : end }
+
+    func apply(_ command: ScreenCommand) {}
+
+    func tick() -> Double {
+        let frame = player.tick()
+        if (finished && !player.isPlaying) || end.map({ clock.now >= $0 }) == true { state = .done }
+        return frame
+    }
+
+    func render(frame: Double, viewport: Viewport, background: Color, into surface: inout Surface) -> Bool {
+        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface)
+    }
+
+    func traceEntry(frame: Double) -> FrameTrace.Entry {
+        FrameTrace.Entry(sequence: 0, time: 0, frame: frame, progress: player.progress(forFrame: frame), download: nil,
+                         state: finished ? "done" : "playing", speed: player.speed, missed: 0)
+    }
+}
