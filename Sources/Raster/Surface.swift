@@ -134,7 +134,7 @@ public struct Surface: @unchecked Sendable {
         // need only visit what was drawn (an animation that covers part of the frame, or
         // a frame that drew little, costs that much and not a whole-frame pass).
         if value == 0 {
-            for i in 0..<region.count { zero(region[i].intersection(bounds), except: .empty) }
+            zero(region, except: .empty)
         } else {
             withPixels { $0.update(repeating: value) }
         }
@@ -149,23 +149,49 @@ public struct Surface: @unchecked Sendable {
         region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
     }
 
-    /// Sets the pixels of `area` (device pixels, within the surface) but not those of `kept`
-    /// to transparent.
-    private mutating func zero(_ area: PixelRect, except kept: PixelRect) {
+    /// Sets the pixels of `region` (within the surface) but not those of `kept` to
+    /// transparent, row by row: where the region's rectangles overlap, a row's stretches
+    /// are merged first, so that no pixel is written twice.
+    private mutating func zero(_ region: DirtyRegion, except kept: PixelRect) {
+        let area = region.union.intersection(bounds)
         guard !area.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
-        let k = kept.intersection(area)
+        let rects = (0..<region.count).map { region[$0].intersection(bounds) }.filter { !$0.isEmpty }
         withPixels { px in
-            for y in area.y0..<area.y1 {
-                let row = px.baseAddress! + (y - oy) * w - ox
-                if k.isEmpty || y < k.y0 || y >= k.y1 {
-                    (row + area.x0).update(repeating: 0, count: area.width)
-                } else {
-                    (row + area.x0).update(repeating: 0, count: k.x0 - area.x0)
-                    (row + k.x1).update(repeating: 0, count: area.x1 - k.x1)
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
+                for y in area.y0..<area.y1 {
+                    let row = px.baseAddress! + (y - oy) * w - ox
+                    // This row's stretches, sorted by their start (insertion: at most four).
+                    var n = 0
+                    for r in rects where y >= r.y0 && y < r.y1 {
+                        var j = n
+                        while j > 0, spans[j - 1].0 > r.x0 { spans[j] = spans[j - 1]; j -= 1 }
+                        spans[j] = (r.x0, r.x1)
+                        n += 1
+                    }
+                    guard n > 0 else { continue }
+                    // Merged where they meet or overlap.
+                    var (start, end) = spans[0]
+                    for k in 1..<max(1, n) {
+                        if spans[k].0 <= end { end = max(end, spans[k].1); continue }
+                        Self.zero(row, start, end, except: kept, y: y)
+                        (start, end) = spans[k]
+                    }
+                    Self.zero(row, start, end, except: kept, y: y)
                 }
             }
         }
+    }
+
+    /// Zeroes x0..<x1 of a row (`row` points at device column 0) but not the part in `kept`.
+    @inline(__always)
+    private static func zero(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except kept: PixelRect, y: Int) {
+        guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
+            (row + x0).update(repeating: 0, count: x1 - x0)
+            return
+        }
+        if kept.x0 > x0 { (row + x0).update(repeating: 0, count: kept.x0 - x0) }
+        if kept.x1 < x1 { (row + kept.x1).update(repeating: 0, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -175,7 +201,7 @@ public struct Surface: @unchecked Sendable {
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
         if value == 0 {
-            for i in 0..<region.count { zero(region[i].intersection(bounds), except: keptHere) }
+            zero(region, except: keptHere)
             region = DirtyRegion(keptHere)
             return
         }
