@@ -213,10 +213,8 @@ struct LayerCompositor {
         for mask in masks {
             var footprint: PixelRect?
             if !mask.inverted {
-                let expansion = mask.expansion.value(at: frame)
-                let grow = expansion.isFinite && expansion > 0 ? Int(min(expansion * world.scaleFactor, 1e6).rounded(.up)) : 0
-                let device = ShapeGeometry.path(mask.path.value(at: frame)).transformed(by: world)
-                footprint = device.bounds.map { PixelRect(enclosing: $0).grown(by: grow + 1) } ?? .empty
+                footprint = Self.footprint(ShapeGeometry.path(mask.path.value(at: frame)), expansion: mask.expansion.value(at: frame),
+                                           world: world)
             }
             switch mask.mode {
             case .add, .none, .lighten, .difference:
@@ -228,6 +226,17 @@ struct LayerCompositor {
             }
         }
         return bounds
+    }
+
+    /// The device pixels outside which a mask path (not inverted), grown by its expansion,
+    /// covers nothing. The growth uses the largest stretch `world` can give a length (the
+    /// root of the sum of its squared coefficients bounds it).
+    static func footprint(_ path: RasterPath, expansion: Double, world: Matrix) -> PixelRect {
+        let stretch = (world.a * world.a + world.b * world.b + world.c * world.c + world.d * world.d).squareRoot()
+        let grown = expansion * stretch
+        let grow = grown.isFinite && grown > 0 ? Int(min(grown, 1e6).rounded(.up)) : 0
+        let device = path.transformed(by: world)
+        return device.bounds.map { PixelRect(enclosing: $0).grown(by: grow + 1) } ?? .empty
     }
 
     /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
@@ -282,19 +291,29 @@ struct LayerCompositor {
         return (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
     }
 
-    /// Combines a layer's masks in order into one coverage mask.
-    func buildMasks(_ masks: [ModelMask], frame: Double, world: Matrix, area: PixelRect) -> CoverageMask? {
+    /// Combines a layer's masks in order into one coverage mask. With `bounded`, a mask that
+    /// is not inverted is rasterized over its footprint only (outside it, it is zero, which
+    /// is what combining takes outside a mask's rectangle); without, every mask spans the
+    /// whole area: the reference a test compares with.
+    func buildMasks(_ masks: [ModelMask], frame: Double, world: Matrix, area: PixelRect, bounded: Bool = true) -> CoverageMask? {
         guard let first = masks.first else { return nil }
         let pool = renderer.pool
         // Adding starts from nothing; subtracting or intersecting starts from everything.
         let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
         var result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
         for mask in masks {
-            var m = CoverageMask(rect: area, pool: pool)
-            defer { m.recycle(into: pool) }
             let path = ShapeGeometry.path(mask.path.value(at: frame))
-            m.fill(path, transform: world, rule: .nonZero, pool: pool)
             let expansion = mask.expansion.value(at: frame)
+            if Self.unitesDirectly(mask, expansion: expansion, frame: frame) {
+                // The same values as filling a mask of its own and adding it, without the
+                // mask or the pass over the area.
+                result.fill(path, transform: world, rule: .nonZero, pool: pool)
+                continue
+            }
+            let own = bounded && !mask.inverted ? Self.footprint(path, expansion: expansion, world: world).intersection(area) : area
+            var m = CoverageMask(rect: own, pool: pool)
+            defer { m.recycle(into: pool) }
+            m.fill(path, transform: world, rule: .nonZero, pool: pool)
             if expansion.isFinite, expansion != 0 {
                 var style = StrokeStyle()
                 style.width = abs(expansion) * 2
@@ -303,7 +322,7 @@ struct LayerCompositor {
                 if expansion > 0 {
                     m.fill(outline, transform: world, rule: .nonZero, pool: pool)
                 } else {
-                    var band = CoverageMask(rect: area, pool: pool)
+                    var band = CoverageMask(rect: own, pool: pool)
                     band.fill(outline, transform: world, rule: .nonZero, pool: pool)
                     m.combine(band, .subtract)
                     band.recycle(into: pool)
@@ -322,6 +341,13 @@ struct LayerCompositor {
             }
         }
         return result
+    }
+
+    /// Whether a mask only adds its path's coverage, at full opacity: it can be filled
+    /// straight into the masks before it.
+    static func unitesDirectly(_ mask: ModelMask, expansion: Double, frame: Double) -> Bool {
+        (mask.mode == .add || mask.mode == .none) && !mask.inverted && !(expansion.isFinite && expansion != 0)
+            && clamp01(mask.opacity.value(at: frame) / 100) >= 1
     }
 
     /// Draws a matte source layer (when it is there and visible at `frame`) into `target`.

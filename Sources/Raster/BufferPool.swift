@@ -31,8 +31,7 @@ public final class BufferPool: @unchecked Sendable {
         lock.lock()
         var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
         lock.unlock()
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: repeatElement(value, count: count))
+        Self.fill(&buffer, count: count, value: value)
         return buffer
     }
 
@@ -40,8 +39,7 @@ public final class BufferPool: @unchecked Sendable {
         lock.lock()
         var buffer = Self.take(from: &byteBuffers, count: count, made: &made)
         lock.unlock()
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: repeatElement(value, count: count))
+        Self.fill(&buffer, count: count, value: value)
         return buffer
     }
 
@@ -69,6 +67,15 @@ public final class BufferPool: @unchecked Sendable {
         swap(&taken, &storage)
         lock.lock(); defer { lock.unlock() }
         if rasterStorages.count < keep { rasterStorages.append(taken) }
+    }
+
+    /// Makes `buffer` `count` copies of `value`. What it already holds is overwritten in place
+    /// (a plain fill of memory) and only the missing tail is appended: emptying it and
+    /// appending every element anew goes element by element, several times slower.
+    static func fill<T>(_ buffer: inout [T], count: Int, value: T) {
+        if buffer.count > count { buffer.removeLast(buffer.count - count) }
+        buffer.withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(value, count: count - buffer.count)) }
     }
 
     /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large

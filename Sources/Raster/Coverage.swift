@@ -30,6 +30,11 @@ struct Coverage {
     /// What keeping it costs, in bytes.
     var memorySize: Int { runs.count * MemoryLayout<Run>.stride + bytes.count }
 
+    mutating func reserve(runs runCount: Int, bytes byteCount: Int) {
+        runs.reserveCapacity(runCount)
+        bytes.reserveCapacity(byteCount)
+    }
+
     mutating func addConstant(y: Int, x: Int, count: Int, value: UInt8) {
         guard count > 0, value > 0 else { return }
         runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
@@ -72,6 +77,9 @@ extension Rasterizer {
     /// Sweeps the accumulated edges into runs of coverage (0...255, before any opacity).
     mutating func coverage(rule: FillRule) -> Coverage {
         var result = Coverage()
+        // A shape's row has a few runs (its inside and the edge blocks on either side): room
+        // for them up front saves growing the arrays run by run.
+        result.reserve(runs: 3 * height, bytes: 4 * height)
         sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
             result.addConstant(y: y, x: x0 + start, count: count, value: a)
         }, varying: { y, x0, start, count, alpha in

@@ -59,7 +59,10 @@ public struct Mask: Equatable, Sendable {
         self = Mask(originX: originX, originY: originY, width: 0, height: 0, values: values)
     }
 
-    /// Adds the coverage of a path (union with what the mask holds).
+    /// Adds the coverage of a path (union with what the mask holds). The rasterizer tells
+    /// the inside of the path as runs of one value: a full run is a plain store, and only the
+    /// pixels its edges cross are combined one by one (`referenceFill` combines every pixel
+    /// of every row; a test checks both agree).
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero, opacity: Double = 1,
                               pool: BufferPool? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
@@ -72,16 +75,43 @@ public struct Mask: Equatable, Sendable {
         rasterizer.add(device)
         let (w, ox, oy) = (width, originX, originY)
         values.withUnsafeMutableBufferPointer { v in
+            rasterizer.sweepRuns(rule: rule, opacity: Float(opacity), constant: { y, x0, start, count, a in
+                let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
+                if a == 255 {
+                    row.update(repeating: 255, count: count)
+                } else {
+                    for i in 0..<count { row[i] = Self.union(row[i], a) }
+                }
+            }, varying: { y, x0, start, count, alpha in
+                let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
+                for i in 0..<count { row[i] = Self.union(row[i], alpha[start + i]) }
+            })
+        }
+    }
+
+    /// `fill` pixel by pixel over every row the path touches: the reference.
+    public mutating func referenceFill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
+                                       opacity: Double = 1) {
+        guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
+        var storage = Rasterizer.Storage()
+        let device = path.transformed(by: transform)
+        guard let bounds = device.bounds,
+              var rasterizer = Rasterizer(bounds: bounds, limit: rect, storage: &storage) else { return }
+        defer { rasterizer.finish(into: &storage) }
+        rasterizer.add(device)
+        let (w, ox, oy) = (width, originX, originY)
+        values.withUnsafeMutableBufferPointer { v in
             rasterizer.sweep(rule: rule, opacity: Float(opacity)) { y, x0, start, end, alpha in
                 let row = v.baseAddress! + (y - oy) * w + (x0 - ox)
-                for i in start..<end {
-                    let a = UInt32(alpha[i])
-                    if a == 0 { continue }
-                    let old = UInt32(row[i])
-                    row[i] = UInt8(old + a - (old * a + 127) / 255)
-                }
+                for i in start..<end { row[i] = Self.union(row[i], alpha[i]) }
             }
         }
+    }
+
+    /// Coverage `old` united with coverage `a`: old + a − old·a.
+    @inline(__always) static func union(_ old: UInt8, _ a: UInt8) -> UInt8 {
+        let (x, y) = (UInt32(old), UInt32(a))
+        return UInt8(x + y - (x * y + 127) / 255)
     }
 
     /// 255 minus every value, over the mask's rectangle.
@@ -120,7 +150,8 @@ public struct Mask: Equatable, Sendable {
         }
     }
 
-    /// One row: `b` nil stands for zero coverage.
+    /// One row: `b` nil stands for zero coverage. Each operation has its own loop, so that
+    /// the choice is made once per row rather than once per pixel.
     private static func combine(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafePointer<UInt8>?, count: Int, _ operation: MaskOperation) {
         guard count > 0 else { return }
         guard let b else {
@@ -129,18 +160,34 @@ public struct Mask: Equatable, Sendable {
             if operation == .intersect || operation == .darken { a.update(repeating: 0, count: count) }
             return
         }
-        for i in 0..<count {
-            let x = UInt32(a[i]), y = UInt32(b[i])
-            let r: UInt32
-            switch operation {
-            case .add: r = x + y - (x * y + 127) / 255
-            case .subtract: r = (x * (255 - y) + 127) / 255
-            case .intersect: r = (x * y + 127) / 255
-            case .lighten: r = max(x, y)
-            case .darken: r = min(x, y)
-            case .difference: r = x > y ? x - y : y - x
-            }
-            a[i] = UInt8(r)
+        switch operation {
+        case .add: combineRow(a, b, count) { x, y in x + y - (x * y + 127) / 255 }
+        case .subtract: combineRow(a, b, count) { x, y in (x * (255 - y) + 127) / 255 }
+        case .intersect: combineRow(a, b, count) { x, y in (x * y + 127) / 255 }
+        case .lighten: combineRow(a, b, count) { x, y in max(x, y) }
+        case .darken: combineRow(a, b, count) { x, y in min(x, y) }
+        case .difference: combineRow(a, b, count) { x, y in x > y ? x - y : y - x }
         }
+    }
+
+    @inline(__always)
+    private static func combineRow(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int,
+                                   _ f: (UInt32, UInt32) -> UInt32) {
+        for i in 0..<count { a[i] = UInt8(truncatingIfNeeded: f(UInt32(a[i]), UInt32(b[i]))) }
+    }
+
+    /// One pixel of `combine`, as it was computed before the per-operation loops: the
+    /// reference a test compares them with.
+    static func referenceCombine(_ x: UInt32, _ y: UInt32, _ operation: MaskOperation) -> UInt8 {
+        let r: UInt32
+        switch operation {
+        case .add: r = x + y - (x * y + 127) / 255
+        case .subtract: r = (x * (255 - y) + 127) / 255
+        case .intersect: r = (x * y + 127) / 255
+        case .lighten: r = max(x, y)
+        case .darken: r = min(x, y)
+        case .difference: r = x > y ? x - y : y - x
+        }
+        return UInt8(r)
     }
 }

@@ -90,7 +90,7 @@ struct Shader {
         return table
     }
 
-    @inline(__always) private static func lutIndex(_ t: Double) -> Int {
+    @inline(__always) static func lutIndex(_ t: Double) -> Int {
         t.isNaN ? 0 : Int(min(max(t, 0), 1) * 255 + 0.5)
     }
 
@@ -104,13 +104,10 @@ struct Shader {
         case .solid(let c):
             for i in 0..<count { out[i] = c }
         case .linear(let lut, let start, let dir):
-            var t = (p.x - start.x) * dir.x + (p.y - start.y) * dir.y
+            let t = (p.x - start.x) * dir.x + (p.y - start.y) * dir.y
             let dt = stepX * dir.x + stepY * dir.y
             lut.withUnsafeBufferPointer { lut in
-                for i in 0..<count {
-                    out[i] = lut[Self.lutIndex(t)]
-                    t += dt
-                }
+                Self.linearRow(lut, t0: t, dt: dt, count: count, into: out)
             }
         case .radial(let lut, let center, let radius, let focal):
             // Offset t: p = f + (q - f)·t with q on the circle; solve for s = 1/t.
@@ -150,6 +147,46 @@ struct Shader {
                 }
             }
         }
+    }
+
+    /// Colours of a linear gradient along a row: pixel i gets `lut[lutIndex(t0 + i·dt)]`.
+    /// Positions grow (or shrink) monotonically along the row, so the pixels sharing a table
+    /// entry form one stretch: each stretch's end is found from the entry's boundary and
+    /// checked against the per-pixel rule, and the stretch is filled at once. A gradient
+    /// that changes entry at nearly every pixel, or a position that is not finite, goes
+    /// pixel by pixel (`linearRowReference`, which a test compares this with).
+    static func linearRow(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
+                          into out: UnsafeMutablePointer<UInt32>) {
+        let end = t0 + Double(count) * dt
+        // Stretches pay when they are long: below about eight pixels an entry, pixel by pixel
+        // is as fast.
+        guard t0.isFinite, dt.isFinite, end.isFinite, abs(dt) * 255 * 8 < 1 else {
+            return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out)
+        }
+        @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
+        // The guesses below need not be exact (they are checked), so no division is needed.
+        let inverseDt = dt != 0 ? 1 / dt : 0, step = 1.0 / 255
+        var i = 0
+        while i < count {
+            let k = index(i)
+            var j = count
+            if dt != 0, (dt > 0 && k < 255) || (dt < 0 && k > 0) {
+                // Where the entry after k (in the direction of travel) starts.
+                let boundary = (Double(k) + (dt > 0 ? 0.5 : -0.5)) * step
+                let guess = (boundary - t0) * inverseDt + 1
+                j = guess.isFinite ? Int(min(max(guess, Double(i + 1)), Double(count))) : i + 1
+                while j < count, index(j) == k { j += 1 }
+                while j > i + 1, index(j - 1) != k { j -= 1 }
+            }
+            (out + i).update(repeating: lut[k], count: j - i)
+            i = j
+        }
+    }
+
+    /// `linearRow` pixel by pixel: the reference.
+    static func linearRowReference(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
+                                   into out: UnsafeMutablePointer<UInt32>) {
+        for i in 0..<count { out[i] = lut[lutIndex(t0 + Double(i) * dt)] }
     }
 
     @inline(__always) private static func fixed(_ v: Double) -> Int { Int((v * 4_294_967_296).rounded(.down)) }

@@ -17,7 +17,9 @@ public struct Surface: @unchecked Sendable {
     public var pixels: [UInt32]
     /// The device pixels drawn since the surface was made or cleared: outside it every pixel
     /// is transparent (for an offscreen layer, what its later passes need to cover).
-    public private(set) var painted: PixelRect
+    public var painted: PixelRect { region.union }
+    /// `painted` as a few rectangles, which clearing visits.
+    private var region = DirtyRegion()
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
@@ -39,32 +41,48 @@ public struct Surface: @unchecked Sendable {
     /// Calls `body` with one surface per row range in `rows` (device rows, disjoint, within
     /// the surface), each a view over this surface's own pixels: drawing into the views draws
     /// into this surface, with no copy. The views must not be kept past `body`; each may be
-    /// drawn from its own thread. Afterwards the whole surface counts as painted.
+    /// drawn from its own thread. Each view starts from the part of this surface's painted
+    /// region it holds; afterwards this surface's region is what the views left.
     public mutating func withBands(_ rows: [Range<Int>], _ body: (UnsafeMutableBufferPointer<Surface>) -> Void) {
         let (w, x0, y0, h) = (width, originX, originY, height)
         let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
         guard valid, view == nil else { return }
         var storages = rows.map { _ in Rasterizer.Storage() }
         swap(&storages[0], &rasterStorage)
+        let before = region
+        var drawn = DirtyRegion()
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        storage: storages[i])
+                        painted: before, storage: storages[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
             swap(&storages[0], &bands[0].rasterStorage)
+            for band in bands { drawn.add(band.region) }
         }
+        // Rows outside every band keep what they held: unless the bands cover every row
+        // painted before, the old region stays in.
+        if !Self.rows(rows, cover: before.union) { drawn.add(before) }
+        region = drawn
         swap(&storages[0], &rasterStorage)
-        painted = bounds
     }
 
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, storage: Rasterizer.Storage) {
+    /// Whether the row ranges together hold every row of `rect`.
+    private static func rows(_ rows: [Range<Int>], cover rect: PixelRect) -> Bool {
+        var next = rect.y0
+        for r in rows.sorted(by: { $0.lowerBound < $1.lowerBound }) where r.lowerBound <= next { next = max(next, r.upperBound) }
+        return rect.isEmpty || next >= rect.y1
+    }
+
+    /// A band view over `bounds`; what it counts as painted is the part of the owner's
+    /// painted region it holds.
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
-        painted = bounds
+        region = painted.intersection(bounds)
         rasterStorage = storage
         self.view = view
     }
@@ -75,8 +93,7 @@ public struct Surface: @unchecked Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt32](repeating: clearColor.premultiplied, count: self.width * self.height)
-        painted = .empty
-        if clearColor.premultiplied != 0 { painted = bounds }
+        if clearColor.premultiplied != 0 { region = DirtyRegion(bounds) }
     }
 
     public init(image: Image) {
@@ -85,8 +102,7 @@ public struct Surface: @unchecked Sendable {
         width = image.width
         height = image.height
         pixels = image.pixels
-        painted = .empty
-        painted = bounds
+        region = DirtyRegion(bounds)
     }
 
     /// A transparent surface holding the device pixels of `bounds`, its buffers taken from
@@ -97,7 +113,6 @@ public struct Surface: @unchecked Sendable {
         width = bounds.width
         height = bounds.height
         pixels = pool?.pixels(count: bounds.width * bounds.height, value: 0) ?? [UInt32](repeating: 0, count: bounds.width * bounds.height)
-        painted = .empty
         if let pool { rasterStorage = pool.rasterStorage() }
     }
 
@@ -108,15 +123,75 @@ public struct Surface: @unchecked Sendable {
     public mutating func recycle(into pool: BufferPool) {
         pool.recycle(&pixels)
         pool.recycle(&rasterStorage)
-        painted = .empty
+        region = DirtyRegion()
     }
 
     public var image: Image { Image(width: width, height: height, pixels: pixels) }
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
+        // Outside `painted` every pixel is transparent already: clearing to transparent
+        // need only visit what was drawn (an animation that covers part of the frame, or
+        // a frame that drew little, costs that much and not a whole-frame pass).
+        if value == 0 {
+            zero(region, except: .empty)
+        } else {
+            withPixels { $0.update(repeating: value) }
+        }
+        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+    }
+
+    /// The simple `clear`: every pixel written, whatever was painted. The reference the
+    /// painted-only clear must match (tests compare the two).
+    public mutating func referenceClear(_ color: Color = .clear) {
+        let value = color.premultiplied
         withPixels { $0.update(repeating: value) }
-        painted = value == 0 ? .empty : bounds
+        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+    }
+
+    /// Sets the pixels of `region` (within the surface) but not those of `kept` to
+    /// transparent, row by row: where the region's rectangles overlap, a row's stretches
+    /// are merged first, so that no pixel is written twice.
+    private mutating func zero(_ region: DirtyRegion, except kept: PixelRect) {
+        let area = region.union.intersection(bounds)
+        guard !area.isEmpty else { return }
+        let (w, ox, oy) = (width, originX, originY)
+        let rects = (0..<region.count).map { region[$0].intersection(bounds) }.filter { !$0.isEmpty }
+        withPixels { px in
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
+                for y in area.y0..<area.y1 {
+                    let row = px.baseAddress! + (y - oy) * w - ox
+                    // This row's stretches, sorted by their start (insertion: at most four).
+                    var n = 0
+                    for r in rects where y >= r.y0 && y < r.y1 {
+                        var j = n
+                        while j > 0, spans[j - 1].0 > r.x0 { spans[j] = spans[j - 1]; j -= 1 }
+                        spans[j] = (r.x0, r.x1)
+                        n += 1
+                    }
+                    guard n > 0 else { continue }
+                    // Merged where they meet or overlap.
+                    var (start, end) = spans[0]
+                    for k in 1..<max(1, n) {
+                        if spans[k].0 <= end { end = max(end, spans[k].1); continue }
+                        Self.zero(row, start, end, except: kept, y: y)
+                        (start, end) = spans[k]
+                    }
+                    Self.zero(row, start, end, except: kept, y: y)
+                }
+            }
+        }
+    }
+
+    /// Zeroes x0..<x1 of a row (`row` points at device column 0) but not the part in `kept`.
+    @inline(__always)
+    private static func zero(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except kept: PixelRect, y: Int) {
+        guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
+            (row + x0).update(repeating: 0, count: x1 - x0)
+            return
+        }
+        if kept.x0 > x0 { (row + x0).update(repeating: 0, count: kept.x0 - x0) }
+        if kept.x1 < x1 { (row + kept.x1).update(repeating: 0, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -125,7 +200,12 @@ public struct Surface: @unchecked Sendable {
         let keptHere = kept.intersection(bounds)
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
-        painted = value == 0 ? keptHere : bounds
+        if value == 0 {
+            zero(region, except: keptHere)
+            region = DirtyRegion(keptHere)
+            return
+        }
+        region = DirtyRegion(bounds)
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
         withPixels { px in
@@ -208,7 +288,7 @@ public struct Surface: @unchecked Sendable {
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
-        painted = painted.union(coverage.bounds.intersection(bounds))
+        region.add(coverage.bounds.intersection(bounds))
         let clipMask = clip?.mask
         if let solid = shader.solidColor, clipMask == nil {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
@@ -285,13 +365,9 @@ public struct Surface: @unchecked Sendable {
             return
         }
         shader.shade(y: y, x0: x, count: count, into: colors)
-        for i in 0..<count {
-            var a = UInt32(alpha[i])
-            if a == 0 || colors[i] == 0 { continue }
-            if o != 255 { a = (a * o + 127) / 255 }
-            let src = colors[i]
-            row[i] = PixelMath.over(a == 255 ? src : PixelMath.scale(src, a), row[i])
-        }
+        // Coverage times opacity, as (a·o + 127) / 255, scales each colour (for o = 255 that
+        // is the coverage itself).
+        SpanKernels.paint(row, colors, coverage: alpha, opacity: o, count: count)
     }
 
     /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the
@@ -322,39 +398,14 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        painted = painted.union(touched)
+        region.add(touched.intersection(self.bounds))
     }
 
-    /// The common case: one colour through a row of coverage. Opaque colour at full
-    /// coverage is a plain store.
+    /// The common case: one colour through a row of coverage (`SpanKernels.blendSolid`).
     @inline(__always)
     private static func blendSolid(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, _ alpha: UnsafeMutablePointer<UInt8>,
                                    _ start: Int, _ end: Int) {
-        let opaque = color >> 24 == 255
-        var i = start
-        while i < end {
-            // Eight coverage bytes at a time: all zero is skipped, all full and opaque is a
-            // plain store; anything else is blended pixel by pixel.
-            if i + 8 <= end {
-                let eight = UnsafeRawPointer(alpha + i).loadUnaligned(as: UInt64.self)
-                if eight == 0 { i += 8; continue }
-                if eight == UInt64.max && opaque {
-                    (row + i).update(repeating: color, count: 8)
-                    i += 8
-                    continue
-                }
-            }
-            let stop = min(end, i + 8)
-            while i < stop {
-                let a = UInt32(alpha[i])
-                if a == 255 {
-                    row[i] = opaque ? color : PixelMath.over(color, row[i])
-                } else if a != 0 {
-                    row[i] = PixelMath.over(PixelMath.scale(color, a), row[i])
-                }
-                i += 1
-            }
-        }
+        SpanKernels.paintSolid(row + start, color: color, coverage: alpha + start, count: end - start)
     }
 
     /// Draws an image whose pixels span (0, 0)–(width, height) in user space, filtered.
@@ -373,7 +424,7 @@ public struct Surface: @unchecked Sendable {
         if let mask { area = area.intersection(mask.rect) }
         let o = PixelMath.alpha(Float(opacity))
         guard !area.isEmpty, o > 0 else { return }
-        painted = painted.union(area)
+        region.add(area)
         let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
         let maskValues = mask?.values ?? []
         // The blend mode's kernel is chosen once for the whole composite.
@@ -386,7 +437,7 @@ public struct Surface: @unchecked Sendable {
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
                         if blend == .normal {
-                            Self.compositeRow(d, s, mask: m, count: count, opacity: o, blend: blend)
+                            SpanKernels.paint(d, s, coverage: m, opacity: o, count: count)
                         } else {
                             BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
                         }
@@ -397,7 +448,7 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// One row of `composite`, pixel by pixel, with `Blending.blend` for the blend modes: the
-    /// reference (`BlendKernels` is the fast path of the non-normal modes).
+    /// reference (`SpanKernels.blend` is the fast path of normal, `BlendKernels` of the others).
     static func compositeRow(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>?,
                              count: Int, opacity o: UInt32, blend: BlendMode) {
         for i in 0..<count {
@@ -459,11 +510,11 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        painted = area.intersection(mask.rect)
+        region = region.intersection(mask.rect)
     }
 
     /// Marks the whole surface as painted (after writing `pixels` directly).
     public mutating func markPainted(_ area: PixelRect? = nil) {
-        painted = painted.union((area ?? bounds).intersection(bounds))
+        region.add((area ?? bounds).intersection(bounds))
     }
 }

@@ -1,0 +1,165 @@
+/// Source-over of a span of premultiplied pixels, eight at a time in SIMD lanes: the fast
+/// path of `Surface.compositeRow` (normal mode) and of painting shaded coverage. The lanes do
+/// the integer arithmetic of `PixelMath` exactly, without its branches (scaling by 255 and
+/// by 0 come out right by themselves), so the result is the scalar reference's to the bit;
+/// a test compares the two on random spans.
+enum SpanKernels {
+    typealias Lanes = SIMD8<UInt32>
+
+    /// Every channel of each lane times the lane's `a`/255, rounded: `PixelMath.scale`.
+    @inline(__always) static func scale(_ p: Lanes, _ a: Lanes) -> Lanes {
+        let half = Lanes(repeating: 0x0080_0080), low = Lanes(repeating: 0x00ff_00ff)
+        var rb = (p & low) &* a &+ half
+        rb = ((rb &+ ((rb &>> 8) & low)) &>> 8) & low
+        var ag = ((p &>> 8) & low) &* a &+ half
+        ag = (ag &+ ((ag &>> 8) & low)) & Lanes(repeating: 0xff00_ff00)
+        return rb | ag
+    }
+
+    /// `PixelMath.over` in every lane: a source with no alpha leaves the backdrop. (The lanes
+    /// are chosen with masks made by arithmetic: SIMD comparisons and `replacing` compile to a
+    /// loop over the lanes.)
+    @inline(__always) static func over(_ s: Lanes, _ d: Lanes) -> Lanes {
+        let sa = s &>> 24
+        let blended = s &+ scale(d, Lanes(repeating: 255) &- sa)
+        // All ones where sa is 0: sa − 1 wraps to have its top bit set only then.
+        let keep = Lanes.zero &- ((sa &- 1) &>> 31)
+        return (blended & ~keep) | (d & keep)
+    }
+
+    /// Eight coverage bytes (as loaded from memory) widened to lanes, the first byte in lane 0.
+    @inline(__always) static func widen(_ loaded: UInt64) -> Lanes {
+        let b = UInt64(littleEndian: loaded)
+        let low = UInt32(truncatingIfNeeded: b), high = UInt32(truncatingIfNeeded: b >> 32)
+        let lanes = Lanes(low, low >> 8, low >> 16, low >> 24, high, high >> 8, high >> 16, high >> 24)
+        return lanes & Lanes(repeating: 0xff)
+    }
+
+    /// Whether eight pixels all have alpha 255.
+    @inline(__always) static func allOpaque(_ p: UnsafePointer<UInt32>) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        let both = raw.loadUnaligned(as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            & raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) & raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        // Two native pixels per word; the alpha bits of each are 24...31 of its own 32 bits.
+        let low = UInt32(truncatingIfNeeded: both), high = UInt32(truncatingIfNeeded: both >> 32)
+        return (low & high) >> 24 == 255
+    }
+
+    /// Whether the eight coverage bytes from `i` are all 255 (no coverage: full).
+    @inline(__always) static func coverageIsFull(_ coverage: UnsafePointer<UInt8>?, _ i: Int) -> Bool {
+        guard let coverage else { return true }
+        return UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self) == UInt64.max
+    }
+
+    /// Whether eight pixels are all zero (one scalar test, not a lane comparison).
+    @inline(__always) static func allZero(_ p: UnsafePointer<UInt32>) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        return raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
+    }
+
+    /// (x·y + 127) / 255 for x, y in 0...255, as (v + 128 + (v + 128) >> 8) >> 8, which is
+    /// the same for every product up to 255·255 (no division in the lanes).
+    @inline(__always) static func mul255(_ x: Lanes, _ y: Lanes) -> Lanes {
+        let v = x &* y &+ 128
+        return (v &+ (v &>> 8)) &>> 8
+    }
+
+    // What painting calls. An unoptimized (debug) build runs every lane operation as a
+    // generic call, many times slower than the scalar loop, so there painting takes the
+    // reference, whose pixels are the same; the tests call the lane kernels themselves.
+
+    @inline(__always)
+    static func paint(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
+                      opacity o: UInt32, count: Int) {
+        #if DEBUG
+        blendReference(dst, src, coverage: coverage, opacity: o, count: count)
+        #else
+        blend(dst, src, coverage: coverage, opacity: o, count: count)
+        #endif
+    }
+
+    @inline(__always)
+    static func paintSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+        #if DEBUG
+        blendSolidReference(dst, color: color, coverage: coverage, count: count)
+        #else
+        blendSolid(dst, color: color, coverage: coverage, count: count)
+        #endif
+    }
+
+    /// `dst[i]` = `src[i]` scaled by `opacity`·`coverage[i]`/255 (coverage nil: 255) over `dst[i]`.
+    static func blend(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
+                      opacity o: UInt32, count: Int) {
+        var i = 0
+        let opacity = Lanes(repeating: o)
+        while i + 8 <= count {
+            var a = opacity
+            if let coverage {
+                let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+                if bytes == 0 { i += 8; continue }
+                a = mul255(opacity, widen(bytes))
+            }
+            if o == 255, coverageIsFull(coverage, i), allOpaque(src + i) {
+                // Opaque source at full coverage: a copy, with no read of the backdrop.
+                (dst + i).update(from: src + i, count: 8)
+            } else if !allZero(src + i) {
+                let s = UnsafeRawPointer(src + i).loadUnaligned(as: Lanes.self)
+                let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(s, a), d), as: Lanes.self)
+            }
+            i += 8
+        }
+        if i < count { blendReference(dst + i, src + i, coverage: coverage.map { $0 + i }, opacity: o, count: count - i) }
+    }
+
+    /// `blend`, one pixel at a time with `PixelMath` (as `Surface.compositeRow` does): the reference.
+    @inline(__always)
+    static func blendReference(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
+                               opacity o: UInt32, count: Int) {
+        for i in 0..<count {
+            var s = src[i]
+            if s == 0 { continue }
+            var a = o
+            if let coverage { a = (a * UInt32(coverage[i]) + 127) / 255 }
+            if a == 0 { continue }
+            if a != 255 { s = PixelMath.scale(s, a) }
+            dst[i] = PixelMath.over(s, dst[i])
+        }
+    }
+
+    /// One colour (premultiplied) through a row of coverage: `dst[i]` = `color` scaled by
+    /// `coverage[i]`/255 over `dst[i]`. Eight coverage bytes that are all zero are skipped and
+    /// eight full ones under an opaque colour are a plain store.
+    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+        let opaque = color >> 24 == 255
+        let c = Lanes(repeating: color)
+        var i = 0
+        while i + 8 <= count {
+            let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+            if bytes == 0 { i += 8; continue }
+            if opaque, bytes == UInt64.max {
+                (dst + i).update(repeating: color, count: 8)
+            } else {
+                let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(c, widen(bytes)), d), as: Lanes.self)
+            }
+            i += 8
+        }
+        if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
+    }
+
+    /// `blendSolid` pixel by pixel: the reference.
+    @inline(__always)
+    static func blendSolidReference(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+        let opaque = color >> 24 == 255
+        for i in 0..<count {
+            let a = UInt32(coverage[i])
+            if a == 255 {
+                dst[i] = opaque ? color : PixelMath.over(color, dst[i])
+            } else if a != 0 {
+                dst[i] = PixelMath.over(PixelMath.scale(color, a), dst[i])
+            }
+        }
+    }
+}
