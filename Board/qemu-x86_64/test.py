@@ -6,7 +6,7 @@ keep coming; SIGTERM ends buoy with status 143 and gives the display back to the
 daemon's held screen after a download costs no CPU and no flips.
 Prints figures (boot time, flips per second, held-screen CPU) and ends with 'N passed, N failed'.
 
-usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR] [--only gpu|vkms|kiosk|daemon]
+usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR] [--only gpu|vkms|kiosk|daemon|retain|still]
                   [--render-with HOST_BUOY]
 The board's kernel and architecture come from run.sh's and build-initramfs.sh's BOARD_* variables.
 """
@@ -362,6 +362,96 @@ def run_daemon(args, workdir):
     return check.results
 
 
+def dark_share(path):
+    """Share of pixels that are (nearly) black: the console's background."""
+    w, h, px = read_ppm(path)
+    n = sum(1 for i in range(0, len(px), 3 * 7) if max(px[i], px[i + 1], px[i + 2]) < 16)
+    return n / (w * h / 7)
+
+
+def run_retain(args, workdir):
+    """`--on-complete retain` on a real DRM driver: the last frame outlives buoy only while
+    another process holds the device (on a kernel with DRM_IOCTL_MODE_CLOSEFB, Linux 6.8+);
+    without a holder, or with `--on-complete exit`, the console comes back."""
+    check = Checks("retain")
+    rdir = os.path.join(workdir, "retain")
+    vm, serial, qmp_path = boot(args, rdir, "scenario-retain.sh", "std")
+    try:
+        qmp = QMP(qmp_path)
+        kernel = wait_for(serial, r"BOARD: kernel (\S+)", 180).group(1)
+        closefb = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", kernel).groups()) >= (6, 8)
+        shots = {}
+        for name in ["retain-held", "retain-held-released", "retain-alone", "exit-held", "exit-held-released"]:
+            wait_for(serial, rf"BOARD: shot {name}\n", 240)
+            path = os.path.join(rdir, f"{name}.ppm")
+            qmp.command("screendump", filename=path)
+            shots[name] = (water_share(path), dark_share(path))
+            print(f"figure [retain]: {name}: {shots[name][0] * 100:.0f}% water, {shots[name][1] * 100:.0f}% black", flush=True)
+        text = open(serial, errors="replace").read()
+        for name in ["retain-held", "retain-alone", "exit-held"]:
+            m = re.search(rf"BOARD: {name} exit (\d+) holder (.*)", text)
+            check(f"{name}: the download ends with status 0", bool(m) and m.group(1) == "0", m.group(0) if m else "no report")
+        held = re.search(r"BOARD: retain-held exit \d+ holder (.*)", text)
+        check("the holder had /dev/dri/card0 open when buoy exited", bool(held) and "/dev/dri/card0" in held.group(1),
+              held.group(1) if held else "")
+
+        def picture(name):
+            return shots[name][0] > 0.2
+
+        def console(name):
+            return shots[name][0] < 0.01 and shots[name][1] > 0.8
+
+        if closefb:
+            check(f"retain with a holder leaves buoy's last frame on the panel (Linux {kernel})", picture("retain-held"),
+                  f"{shots['retain-held'][0] * 100:.0f}% water")
+        else:
+            # Without CLOSEFB the framebuffer is removed when buoy's file closes, which turns
+            # the CRTC off: the picture cannot outlive buoy whatever holds the device.
+            check(f"retain with a holder: no CLOSEFB on Linux {kernel}, the picture goes with buoy",
+                  not picture("retain-held"), f"{shots['retain-held'][0] * 100:.0f}% water")
+        check("when the holder closes the device the console comes back", console("retain-held-released"),
+              f"{shots['retain-held-released'][1] * 100:.0f}% black")
+        check("retain without a holder: the console comes back when buoy exits", console("retain-alone"),
+              f"{shots['retain-alone'][1] * 100:.0f}% black")
+        check("--on-complete exit with a holder: buoy restores the console's picture", console("exit-held"),
+              f"{shots['exit-held'][1] * 100:.0f}% black")
+        wait_for(serial, r"BOARD: end", 60)
+    except Exception as e:
+        check("retain board run", False, str(e))
+    finally:
+        vm.kill()
+        vm.wait()
+    return check.results
+
+
+def run_still(args, workdir):
+    """`buoy play` of a still file whose layers enter and leave: it sleeps between the changes
+    (no wake every refresh) and still shows each change on time."""
+    check = Checks("still")
+    sdir = os.path.join(workdir, "still")
+    vm, serial, _ = boot(args, sdir, "scenario-still.sh", "std")
+    try:
+        m = wait_for(serial, r"BOARD: still exit (\d+) frames (\d+) times real\s+(\d+)m\s*([0-9.]+)s user\s+(\d+)m\s*([0-9.]+)s "
+                             r"sys\s+(\d+)m\s*([0-9.]+)s", 300)
+        real = int(m.group(3)) * 60 + float(m.group(4))
+        cpu = int(m.group(5)) * 60 + float(m.group(6)) + int(m.group(7)) * 60 + float(m.group(8))
+        print(f"figure [still]: buoy play of a still file with 3 layer changes, 10 s on DRM: {cpu:.2f} s CPU "
+              f"(user + sys), {real:.1f} s real, {m.group(2)} frames presented (TCG)", flush=True)
+        wait_for(serial, r"BOARD: end", 60)
+        shown = [float(x) for x in re.findall(r"BOARD: still frame ([0-9.]+)", open(serial, errors="replace").read())]
+        check("the play ends with status 0", m.group(1) == "0", f"status {m.group(1)}")
+        check("each layer change is shown within 10 frames of it",
+              any(100 < f <= 110 for f in shown) and any(200 < f <= 210 for f in shown) and any(f <= 10 for f in shown),
+              " ".join(f"{f:.1f}" for f in shown))
+        check("between the changes it sleeps: at most 1 s CPU in 10 s", cpu <= 1.0, f"{cpu:.2f} s")
+    except Exception as e:
+        check("still board run", False, str(e))
+    finally:
+        vm.kill()
+        vm.wait()
+    return check.results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("buoy")
@@ -369,7 +459,7 @@ def main():
     ap.add_argument("--gpu", action="append")
     ap.add_argument("--keep")
     ap.add_argument("--no-vkms", action="store_true")
-    ap.add_argument("--only", help="run just one part: gpu (the --gpu boards), vkms, kiosk or daemon")
+    ap.add_argument("--only", help="run just one part: gpu (the --gpu boards), vkms, kiosk, daemon, retain or still")
     ap.add_argument("--render-with", help="a buoy that runs here, to draw the expected frames "
                     "(when BUOY_HOST_BINARY is for another architecture)")
     args = ap.parse_args()
@@ -382,7 +472,8 @@ def main():
         for gpu in args.gpu or ["std", "virtio"]:
             results += run_gpu(args, gpu, workdir)
     elif args.only:
-        results += {"vkms": run_vkms, "kiosk": run_kiosk, "daemon": run_daemon}[args.only](args, workdir)
+        results += {"vkms": run_vkms, "kiosk": run_kiosk, "daemon": run_daemon,
+                    "retain": run_retain, "still": run_still}[args.only](args, workdir)
     else:
         for gpu in args.gpu or ["std", "virtio"]:
             results += run_gpu(args, gpu, workdir)
@@ -390,6 +481,8 @@ def main():
             results += run_vkms(args, workdir)
         results += run_kiosk(args, workdir)
         results += run_daemon(args, workdir)
+        results += run_retain(args, workdir)
+        results += run_still(args, workdir)
     passed = sum(results)
     print(f"board: {passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)
