@@ -362,11 +362,11 @@ def run_daemon(args, workdir):
     return check.results
 
 
-def dark_share(path):
-    """Share of pixels that are (nearly) black: the console's background."""
+def lit_share(path):
+    """Share of pixels that are not (nearly) black."""
     w, h, px = read_ppm(path)
-    n = sum(1 for i in range(0, len(px), 3 * 7) if max(px[i], px[i + 1], px[i + 2]) < 16)
-    return n / (w * h / 7)
+    n = sum(1 for i in range(0, len(px), 3 * 5) if max(px[i], px[i + 1], px[i + 2]) > 16)
+    return n / (w * h / 5)
 
 
 def run_retain(args, workdir):
@@ -381,40 +381,48 @@ def run_retain(args, workdir):
         kernel = wait_for(serial, r"BOARD: kernel (\S+)", 180).group(1)
         closefb = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", kernel).groups()) >= (6, 8)
         shots = {}
-        for name in ["retain-held", "retain-held-released", "retain-alone", "exit-held", "exit-held-released"]:
+        runs = ["exit-held", "retain-held", "retain-alone"]
+        names = [n for run in runs for n in [run + "-showing", run, run + "-text"] + ([run + "-released-text"] if "held" in run else [])]
+        for name in names:
             wait_for(serial, rf"BOARD: shot {name}\n", 240)
             path = os.path.join(rdir, f"{name}.ppm")
             qmp.command("screendump", filename=path)
-            shots[name] = (water_share(path), dark_share(path))
-            print(f"figure [retain]: {name}: {shots[name][0] * 100:.0f}% water, {shots[name][1] * 100:.0f}% black", flush=True)
+            shots[name] = lit_share(path)
+            print(f"figure [retain]: {name}: {shots[name] * 100:.1f}% of pixels lit", flush=True)
         text = open(serial, errors="replace").read()
-        for name in ["retain-held", "retain-alone", "exit-held"]:
-            m = re.search(rf"BOARD: {name} exit (\d+) holder (.*)", text)
-            check(f"{name}: the download ends with status 0", bool(m) and m.group(1) == "0", m.group(0) if m else "no report")
+        for run in runs:
+            m = re.search(rf"BOARD: {run} exit (\d+) holder (.*)", text)
+            check(f"{run}: the download ends with status 0", bool(m) and m.group(1) == "0", m.group(0) if m else "no report")
+            check(f"{run}: buoy's picture is on the panel while it runs", shots[run + "-showing"] > 0.5,
+                  f"{shots[run + '-showing'] * 100:.0f}% lit")
         held = re.search(r"BOARD: retain-held exit \d+ holder (.*)", text)
         check("the holder had /dev/dri/card0 open when buoy exited", bool(held) and "/dev/dri/card0" in held.group(1),
               held.group(1) if held else "")
 
-        def picture(name):
-            return shots[name][0] > 0.2
+        def picture(name):  # buoy's frame fills the panel; the console's lines light a few percent
+            return shots[name] > 0.5
 
-        def console(name):
-            return shots[name][0] < 0.01 and shots[name][1] > 0.8
+        def console_text(name):
+            return 0.002 < shots[name] < 0.3
 
+        def blank(name):
+            return shots[name] < 0.002
+
+        check("--on-complete exit with a holder: the console has the panel back", console_text("exit-held-text"),
+              f"{shots['exit-held-text'] * 100:.1f}% lit after writing to it")
+        after = f"{shots['retain-held'] * 100:.1f}% lit"
         if closefb:
-            check(f"retain with a holder leaves buoy's last frame on the panel (Linux {kernel})", picture("retain-held"),
-                  f"{shots['retain-held'][0] * 100:.0f}% water")
+            check(f"retain with a holder leaves buoy's last frame on the panel (Linux {kernel})", picture("retain-held"), after)
         else:
             # Without CLOSEFB the framebuffer is removed when buoy's file closes, which turns
-            # the CRTC off: the picture cannot outlive buoy whatever holds the device.
-            check(f"retain with a holder: no CLOSEFB on Linux {kernel}, the picture goes with buoy",
-                  not picture("retain-held"), f"{shots['retain-held'][0] * 100:.0f}% water")
-        check("when the holder closes the device the console comes back", console("retain-held-released"),
-              f"{shots['retain-held-released'][1] * 100:.0f}% black")
-        check("retain without a holder: the console comes back when buoy exits", console("retain-alone"),
-              f"{shots['retain-alone'][1] * 100:.0f}% black")
-        check("--on-complete exit with a holder: buoy restores the console's picture", console("exit-held"),
-              f"{shots['exit-held'][1] * 100:.0f}% black")
+            # the CRTC off: the picture cannot outlive buoy, whatever holds the device.
+            check(f"retain with a holder on Linux {kernel} (no CLOSEFB): buoy's picture goes when it exits",
+                  not picture("retain-held"), after)
+        # retain leaves the console in graphics mode: the kernel restores its fbdev mode at the
+        # last close but draws no text; the panel stays blank until the next program draws.
+        for name in ["retain-held-text", "retain-held-released-text", "retain-alone-text"]:
+            check(f"{name.replace('-text', '')}: the console stays in graphics mode (its text is not drawn)",
+                  blank(name), f"{shots[name] * 100:.1f}% lit after writing to it")
         wait_for(serial, r"BOARD: end", 60)
     except Exception as e:
         check("retain board run", False, str(e))
