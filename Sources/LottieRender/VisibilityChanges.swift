@@ -27,8 +27,7 @@ extension AnimationRenderer {
             search.budget -= 1
             guard search.budget > 0 else { return }
             let a = layer.inPoint * scale + offset, b = layer.outPoint * scale + offset
-            search.consider(a)
-            search.consider(b)
+            search.consider(shownFrom: min(a, b), to: max(a, b))
             // A static time remap holds the precomp on one frame: nothing enters or leaves in it.
             guard layer.timeRemap == nil, case .precomp(let refId, _, _) = layer.kind, let child = precomps[refId] else { continue }
             // Only while the precomp layer shows do its layers matter.
@@ -39,9 +38,9 @@ extension AnimationRenderer {
     }
 }
 
-/// The nearest candidate frame on one side of `from`: each boundary counts as itself and its
-/// neighbours (a layer leaves just after its out point, or, going backwards, enters just
-/// before its in point).
+/// The nearest frame on one side of `from` where a layer shown over a closed span of the
+/// root's time enters or leaves: forwards it enters at the span's start and leaves just after
+/// its end; backwards it enters at the end and leaves just before the start.
 private struct BoundarySearch {
     let from: Double
     let forward: Bool
@@ -54,9 +53,9 @@ private struct BoundarySearch {
         self.budget = budget
     }
 
-    mutating func consider(_ boundary: Double) {
-        guard boundary.isFinite else { return }
-        for x in forward ? [boundary, boundary.nextUp] : [boundary.nextDown, boundary] where forward ? x > from : x < from {
+    mutating func consider(shownFrom start: Double, to end: Double) {
+        guard start.isFinite, end.isFinite else { return }
+        for x in forward ? [start, end.nextUp] : [end, start.nextDown] where forward ? x > from : x < from {
             if let b = best, forward ? b <= x : b >= x { continue }
             best = x
         }
