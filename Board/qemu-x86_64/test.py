@@ -3,7 +3,9 @@
 
 Checks: the frame on screen (QMP screendump) is the frame `buoy render` draws; page flips
 keep coming; SIGTERM ends buoy with status 143 and gives the display back to the console; the
-daemon's held screen after a download costs no CPU and no flips.
+daemon's held screen after a download costs no CPU and no flips; `--on-complete retain` with and
+without another holder of the device (what the panel shows after buoy exits); `buoy play` of a
+still file whose layers enter and leave sleeps between the changes.
 Prints figures (boot time, flips per second, held-screen CPU) and ends with 'N passed, N failed'.
 
 usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR] [--only gpu|vkms|kiosk|daemon|retain|still]

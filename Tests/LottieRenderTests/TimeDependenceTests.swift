@@ -98,4 +98,18 @@ final class TimeDependenceTests: XCTestCase {
             XCTAssertTrue(copy.renderIfChanged(frame: at, viewport: viewport, into: &surface), "changes at \(at)")
         }
     }
+
+    func testAPrecompPlayedBackwardsMapsItsLayersSpanBothWays() throws {
+        // sr -1, st 20: inner frame = 20 - outer, so green (inner 0…10) shows over outer 10…20.
+        let assets = #"[{"id":"p","layers":["# + solid("#00ff00", ip: 0, op: 10) + "]}]"
+        let precomp = #"{"ty":0,"refId":"p","w":40,"h":40,"ip":0,"op":40,"st":20,"sr":-1,"ks":{}}"#
+        let r = try renderer([precomp], assets: assets)
+        XCTAssertEqual(r.nextVisibilityChange(after: 0), 10)
+        XCTAssertEqual(r.nextVisibilityChange(after: 10), 20.nextUp)
+        XCTAssertEqual(r.nextVisibilityChange(after: 20.nextUp), 40.nextUp)
+        XCTAssertEqual(r.nextVisibilityChange(after: 30, forward: false), 20)
+        XCTAssertTrue(r.pictureChanges(over: 9...10))
+        XCTAssertFalse(r.pictureChanges(over: 10...20))
+        XCTAssertNil(r.nextVisibilityChange(after: .nan))
+    }
 }
