@@ -3,10 +3,12 @@
 
 Checks: the frame on screen (QMP screendump) is the frame `buoy render` draws; page flips
 keep coming; SIGTERM ends buoy with status 143 and gives the display back to the console; the
-daemon's held screen after a download costs no CPU and no flips.
+daemon's held screen after a download costs no CPU and no flips; `--on-complete retain` with and
+without another holder of the device (what the panel shows after buoy exits); `buoy play` of a
+still file whose layers enter and leave sleeps between the changes.
 Prints figures (boot time, flips per second, held-screen CPU) and ends with 'N passed, N failed'.
 
-usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR] [--only gpu|vkms|kiosk|daemon]
+usage: test.py BUOY_HOST_BINARY ANIMATION [--gpu std|virtio ...] [--keep DIR] [--only gpu|vkms|kiosk|daemon|retain|still]
                   [--render-with HOST_BUOY]
 The board's kernel and architecture come from run.sh's and build-initramfs.sh's BOARD_* variables.
 """
@@ -362,6 +364,109 @@ def run_daemon(args, workdir):
     return check.results
 
 
+def lit_share(path):
+    """Share of pixels that are not (nearly) black."""
+    w, h, px = read_ppm(path)
+    n = sum(1 for i in range(0, len(px), 3 * 5) if max(px[i], px[i + 1], px[i + 2]) > 16)
+    return n / (w * h / 5)
+
+
+def run_retain(args, workdir):
+    """`--on-complete retain` on a real DRM driver: the last frame outlives buoy only while
+    another process holds the device (on a kernel with DRM_IOCTL_MODE_CLOSEFB, Linux 6.8+);
+    without a holder, or with `--on-complete exit`, the console comes back."""
+    check = Checks("retain")
+    rdir = os.path.join(workdir, "retain")
+    vm, serial, qmp_path = boot(args, rdir, "scenario-retain.sh", "std")
+    try:
+        qmp = QMP(qmp_path)
+        kernel = wait_for(serial, r"BOARD: kernel (\S+)", 180).group(1)
+        closefb = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", kernel).groups()) >= (6, 8)
+        shots = {}
+        runs = ["exit-held", "retain-held", "retain-alone"]
+        names = [n for run in runs for n in [run + "-showing", run, run + "-text"] + ([run + "-released-text"] if "held" in run else [])]
+        for name in names:
+            wait_for(serial, rf"BOARD: shot {name}\n", 240)
+            path = os.path.join(rdir, f"{name}.ppm")
+            qmp.command("screendump", filename=path)
+            shots[name] = lit_share(path)
+            print(f"figure [retain]: {name}: {shots[name] * 100:.1f}% of pixels lit", flush=True)
+        text = open(serial, errors="replace").read()
+        for run in runs:
+            m = re.search(rf"BOARD: {run} exit (\d+) holder (.*)", text)
+            check(f"{run}: the download ends with status 0", bool(m) and m.group(1) == "0", m.group(0) if m else "no report")
+            check(f"{run}: buoy's picture is on the panel while it runs", shots[run + "-showing"] > 0.5,
+                  f"{shots[run + '-showing'] * 100:.0f}% lit")
+        held = re.search(r"BOARD: retain-held exit \d+ holder (.*)", text)
+        check("the holder had /dev/dri/card0 open when buoy exited", bool(held) and "/dev/dri/card0" in held.group(1),
+              held.group(1) if held else "")
+
+        def picture(name):  # buoy's frame fills the panel; the console's lines light a few percent
+            return shots[name] > 0.5
+
+        def console_text(name):
+            return 0.002 < shots[name] < 0.3
+
+        def blank(name):
+            return shots[name] < 0.002
+
+        check("--on-complete exit with a holder: the console has the panel back", console_text("exit-held-text"),
+              f"{shots['exit-held-text'] * 100:.1f}% lit after writing to it")
+        after = f"{shots['retain-held'] * 100:.1f}% lit"
+        if closefb:
+            check(f"retain with a holder leaves buoy's last frame on the panel (Linux {kernel})", picture("retain-held"), after)
+        else:
+            # Without CLOSEFB the framebuffer is removed when buoy's file closes, which turns
+            # the CRTC off: the picture cannot outlive buoy, whatever holds the device.
+            check(f"retain with a holder on Linux {kernel} (no CLOSEFB): buoy's picture goes when it exits",
+                  not picture("retain-held"), after)
+        # retain leaves the console in graphics mode: the kernel restores its fbdev mode at the
+        # last close but draws no text; the panel stays blank until the next program draws.
+        for name in ["retain-held-text", "retain-held-released-text", "retain-alone-text"]:
+            check(f"{name.replace('-text', '')}: the console stays in graphics mode (its text is not drawn)",
+                  blank(name), f"{shots[name] * 100:.1f}% lit after writing to it")
+        wait_for(serial, r"BOARD: end", 60)
+    except Exception as e:
+        check("retain board run", False, str(e))
+    finally:
+        vm.kill()
+        vm.wait()
+    return check.results
+
+
+def run_still(args, workdir):
+    """`buoy play` of a still file whose layers enter and leave: it sleeps between the changes
+    (no wake every refresh) and still shows each change on time."""
+    check = Checks("still")
+    sdir = os.path.join(workdir, "still")
+    vm, serial, _ = boot(args, sdir, "scenario-still.sh", "std")
+    try:
+        m = wait_for(serial, r"BOARD: still exit (\d+) frames (\d+) times real\s+(\d+)m\s*([0-9.]+)s user\s+(\d+)m\s*([0-9.]+)s "
+                             r"sys\s+(\d+)m\s*([0-9.]+)s", 300)
+        real = int(m.group(3)) * 60 + float(m.group(4))
+        cpu = int(m.group(5)) * 60 + float(m.group(6)) + int(m.group(7)) * 60 + float(m.group(8))
+        between = wait_for(serial, r"BOARD: still between changes cpu (\d+) (\d+) frames (\d+)", 10)
+        # Clock ticks of 10 ms (USER_HZ 100).
+        idle = (int(between.group(2)) - int(between.group(1))) / 100
+        print(f"figure [still]: buoy play of a still file with layers entering and leaving, 10 s on DRM: {cpu:.2f} s CPU "
+              f"(user + sys, start-up and {m.group(2)} frames drawn included), {real:.1f} s real; between two changes "
+              f"{idle:.2f} s CPU in 2 s (TCG)", flush=True)
+        wait_for(serial, r"BOARD: end", 60)
+        shown = [float(x) for x in re.findall(r"BOARD: still frame ([0-9.]+)", open(serial, errors="replace").read())]
+        check("the play ends with status 0", m.group(1) == "0", f"status {m.group(1)}")
+        check("each layer change is shown within 10 frames of it",
+              any(100 < f <= 110 for f in shown) and any(200 < f <= 210 for f in shown) and any(f <= 10 for f in shown),
+              " ".join(f"{f:.1f}" for f in shown))
+        check("between the changes it sleeps: at most 0.05 s CPU in 2 s", idle <= 0.05 and between.group(3) == "2",
+              f"{idle:.2f} s, {between.group(3)} frames shown by then")
+    except Exception as e:
+        check("still board run", False, str(e))
+    finally:
+        vm.kill()
+        vm.wait()
+    return check.results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("buoy")
@@ -369,7 +474,7 @@ def main():
     ap.add_argument("--gpu", action="append")
     ap.add_argument("--keep")
     ap.add_argument("--no-vkms", action="store_true")
-    ap.add_argument("--only", help="run just one part: gpu (the --gpu boards), vkms, kiosk or daemon")
+    ap.add_argument("--only", help="run just one part: gpu (the --gpu boards), vkms, kiosk, daemon, retain or still")
     ap.add_argument("--render-with", help="a buoy that runs here, to draw the expected frames "
                     "(when BUOY_HOST_BINARY is for another architecture)")
     args = ap.parse_args()
@@ -382,7 +487,8 @@ def main():
         for gpu in args.gpu or ["std", "virtio"]:
             results += run_gpu(args, gpu, workdir)
     elif args.only:
-        results += {"vkms": run_vkms, "kiosk": run_kiosk, "daemon": run_daemon}[args.only](args, workdir)
+        results += {"vkms": run_vkms, "kiosk": run_kiosk, "daemon": run_daemon,
+                    "retain": run_retain, "still": run_still}[args.only](args, workdir)
     else:
         for gpu in args.gpu or ["std", "virtio"]:
             results += run_gpu(args, gpu, workdir)
@@ -390,6 +496,8 @@ def main():
             results += run_vkms(args, workdir)
         results += run_kiosk(args, workdir)
         results += run_daemon(args, workdir)
+        results += run_retain(args, workdir)
+        results += run_still(args, workdir)
     passed = sum(results)
     print(f"board: {passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)

@@ -72,4 +72,44 @@ final class TimeDependenceTests: XCTestCase {
         XCTAssertTrue(r.renderIfChanged(frame: 24.5, viewport: viewport, into: &surface))
         XCTAssertEqual(surface.pixels, r.render(frame: 30, viewport: viewport).pixels)
     }
+
+    func testTheNextVisibilityChangeIsFollowedThroughAPrecompsTime() throws {
+        // Outside: blue enters at 30. Inside the precomp (start 4, stretched twice): green
+        // leaves after its frame 10 (outer 24), yellow enters at its frame 5 (outer 14).
+        let assets = #"[{"id":"p","layers":["# + solid("#00ff00", ip: 0, op: 10) + "," + solid("#ffff00", ip: 5, op: 100) + "]}]"
+        let precomp = #"{"ty":0,"refId":"p","w":40,"h":40,"ip":0,"op":40,"st":4,"sr":2,"ks":{}}"#
+        let r = try renderer([solid("#0000ff", ip: 30, op: 40), precomp], assets: assets)
+        XCTAssertFalse(r.hasTimeVaryingProperties)
+        XCTAssertEqual(r.nextVisibilityChange(after: 4), 14)
+        let leave = try XCTUnwrap(r.nextVisibilityChange(after: 14))
+        XCTAssertGreaterThan(leave, 24)
+        XCTAssertLessThan(leave, 24.001)
+        XCTAssertEqual(r.nextVisibilityChange(after: leave), 30)
+        XCTAssertEqual(r.nextVisibilityChange(after: 40.5), nil)
+        // Backwards from 29: green comes back at 24.
+        XCTAssertEqual(r.nextVisibilityChange(after: 29, forward: false), 24)
+        // The answer agrees with what is drawn: the same picture just before, another at it.
+        var surface = Surface(width: 40, height: 40)
+        for (before, at) in [(13.9, 14.0), (24.0, leave), (29.5, 30.0)] {
+            XCTAssertTrue(r.pictureChanges(over: before...at), "\(before)…\(at)")
+            XCTAssertFalse(r.pictureChanges(over: before...at.nextDown), "still before \(at)")
+            var copy = r
+            _ = copy.renderIfChanged(frame: before, viewport: viewport, into: &surface)
+            XCTAssertTrue(copy.renderIfChanged(frame: at, viewport: viewport, into: &surface), "changes at \(at)")
+        }
+    }
+
+    func testAPrecompPlayedBackwardsMapsItsLayersSpanBothWays() throws {
+        // sr -1, st 20: inner frame = 20 - outer, so green (inner 0…10) shows over outer 10…20.
+        let assets = #"[{"id":"p","layers":["# + solid("#00ff00", ip: 0, op: 10) + "]}]"
+        let precomp = #"{"ty":0,"refId":"p","w":40,"h":40,"ip":0,"op":40,"st":20,"sr":-1,"ks":{}}"#
+        let r = try renderer([precomp], assets: assets)
+        XCTAssertEqual(r.nextVisibilityChange(after: 0), 10)
+        XCTAssertEqual(r.nextVisibilityChange(after: 10), 20.nextUp)
+        XCTAssertEqual(r.nextVisibilityChange(after: 20.nextUp), 40.nextUp)
+        XCTAssertEqual(r.nextVisibilityChange(after: 30, forward: false), 20)
+        XCTAssertTrue(r.pictureChanges(over: 9...10))
+        XCTAssertFalse(r.pictureChanges(over: 10...20))
+        XCTAssertNil(r.nextVisibilityChange(after: .nan))
+    }
 }
