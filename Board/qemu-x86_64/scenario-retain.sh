@@ -31,6 +31,7 @@ run() {
     echo "BOARD: shot $1-showing"
     wait $pid
     echo "BOARD: $1 exit $? holder $([ -n "$holder" ] && ls -l /proc/$holder/fd/3 2>/dev/null | sed 's/.*-> //')"
+    echo "BOARD: $1 fallback warnings $(grep -c 'cannot keep the picture' /tmp/$1.err)"
     sleep 1
     shot $1
     console_text $1
@@ -40,7 +41,8 @@ run() {
         console_text $1-released
     fi
 }
-# The control first: a retain leaves the console in graphics mode for the runs after it.
+# The control first: on a kernel with CLOSEFB a retain leaves the console in graphics mode for
+# the runs after it.
 run exit-held exit yes
 run retain-held retain yes
 run retain-alone retain no

@@ -373,8 +373,9 @@ def lit_share(path):
 
 def run_retain(args, workdir):
     """`--on-complete retain` on a real DRM driver: the last frame outlives buoy only while
-    another process holds the device (on a kernel with DRM_IOCTL_MODE_CLOSEFB, Linux 6.8+);
-    without a holder, or with `--on-complete exit`, the console comes back."""
+    another process holds the device, on a kernel with DRM_IOCTL_MODE_CLOSEFB (Linux 6.8+);
+    on an older kernel buoy gives the console back with a warning, never a blank panel;
+    `--on-complete exit` gives the console back."""
     check = Checks("retain")
     rdir = os.path.join(workdir, "retain")
     vm, serial, qmp_path = boot(args, rdir, "scenario-retain.sh", "std")
@@ -415,16 +416,22 @@ def run_retain(args, workdir):
         after = f"{shots['retain-held'] * 100:.1f}% lit"
         if closefb:
             check(f"retain with a holder leaves buoy's last frame on the panel (Linux {kernel})", picture("retain-held"), after)
+            # retain leaves the console in graphics mode: the kernel restores its fbdev mode at the
+            # last close but draws no text; the panel stays as it is until the next program draws.
+            for name in ["retain-held-text", "retain-held-released-text", "retain-alone-text"]:
+                check(f"{name.replace('-text', '')}: the console stays in graphics mode (its text is not drawn)",
+                      blank(name) or picture(name), f"{shots[name] * 100:.1f}% lit after writing to it")
         else:
-            # Without CLOSEFB the framebuffer is removed when buoy's file closes, which turns
-            # the CRTC off: the picture cannot outlive buoy, whatever holds the device.
+            # Without CLOSEFB the framebuffer goes with buoy's file, which turns the CRTC off: the
+            # picture cannot outlive buoy, so buoy gives the console back (as exit does) and says so.
             check(f"retain with a holder on Linux {kernel} (no CLOSEFB): buoy's picture goes when it exits",
                   not picture("retain-held"), after)
-        # retain leaves the console in graphics mode: the kernel restores its fbdev mode at the
-        # last close but draws no text; the panel stays blank until the next program draws.
-        for name in ["retain-held-text", "retain-held-released-text", "retain-alone-text"]:
-            check(f"{name.replace('-text', '')}: the console stays in graphics mode (its text is not drawn)",
-                  blank(name), f"{shots[name] * 100:.1f}% lit after writing to it")
+            for run in ["retain-held", "retain-alone"]:
+                check(f"{run}: the console has the panel back, not a blank screen", console_text(run + "-text"),
+                      f"{shots[run + '-text'] * 100:.1f}% lit after writing to it")
+                warned = re.search(rf"BOARD: {run} fallback warnings (\d+)", text)
+                check(f"{run}: buoy says this kernel cannot keep the picture", bool(warned) and warned.group(1) == "1",
+                      warned.group(0) if warned else "no report")
         wait_for(serial, r"BOARD: end", 60)
     except Exception as e:
         check("retain board run", False, str(e))

@@ -431,25 +431,30 @@ public final class DRMPresenter: Presenter {
     /// Leaves the frame on screen on the CRTC for the next program: the shown buffer's
     /// framebuffer is closed with DRM_IOCTL_MODE_CLOSEFB (Linux 6.8+), which, unlike RMFB, does
     /// not turn the CRTC off; the previous CRTC and the console mode are not restored (the
-    /// console stays in graphics mode, so its text is not drawn over the picture). On an older
-    /// kernel the framebuffer goes when the device is closed and the kernel shows its console.
-    public func closeRetainingPicture() {
-        guard !closed else { return }
-        closed = true
+    /// console stays in graphics mode, so its text is not drawn over the picture). An older
+    /// kernel has no CLOSEFB: there the framebuffer would go with the device and leave a black
+    /// panel with the console stuck in graphics mode (seen on the QEMU board's Linux 6.1), so
+    /// the display is given back as by `close()` and the answer is false.
+    @discardableResult public func closeRetainingPicture() -> Bool {
+        guard !closed else { return true }
         waitForQueuedFlip()
+        guard front < buffers.count else { close(); return false }
+        var request = DRMCloseFB(fb: buffers[front].fb, pad: 0)
+        guard buoy_ioctl_ptr(fd, DRMCloseFB.request, &request) == 0 else { close(); return false }
+        closed = true
         if let saved = savedCrtc {
             drmModeFreeCrtc(saved)
             savedCrtc = nil
         }
         for (i, b) in buffers.enumerated() {
             munmap(b.map, b.size)
-            var request = DRMCloseFB(fb: b.fb, pad: 0)
-            if i != front || buoy_ioctl_ptr(fd, DRMCloseFB.request, &request) != 0 { drmModeRmFB(fd, b.fb) }
+            if i != front { drmModeRmFB(fd, b.fb) }
             drmModeDestroyDumbBuffer(fd, b.handle)
         }
         buffers = []
         drmDropMaster(fd)
         Glibc.close(fd)
+        return true
     }
 }
 

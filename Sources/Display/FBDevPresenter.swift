@@ -137,11 +137,12 @@ public final class FBDevPresenter: Presenter {
 
     /// Leaves the picture in the framebuffer (and the page shown) for the next program; the
     /// console stays in graphics mode so its text is not drawn over it.
-    public func closeRetainingPicture() {
-        guard !closed else { return }
+    @discardableResult public func closeRetainingPicture() -> Bool {
+        guard !closed else { return true }
         closed = true
         munmap(map, mapSize)
         Glibc.close(fd)
+        return true
     }
 
     public func close() {

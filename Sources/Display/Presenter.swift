@@ -26,7 +26,9 @@ public protocol Presenter: AnyObject {
     func close()
     /// Lets go of the display leaving the last frame on it for the next program (Plymouth's
     /// `--retain-splash`): no mode or console restored. Files and streams: the same as `close()`.
-    func closeRetainingPicture()
+    /// False when this display cannot keep a picture after Buoy lets go (DRM before Linux 6.8):
+    /// it was then given back as by `close()`, never left blank.
+    @discardableResult func closeRetainingPicture() -> Bool
     /// How the picture is turned on the panel (orientation property and --rotate).
     var rotation: Rotation { get }
     /// Files and streams: time is virtual (frame number over the rate), nothing is on a screen.
@@ -44,7 +46,7 @@ public protocol Presenter: AnyObject {
 
 extension Presenter {
     public var writesFiles: Bool { false }
-    public func closeRetainingPicture() { close() }
+    @discardableResult public func closeRetainingPicture() -> Bool { close(); return true }
     public var flipDescriptor: Int32? { nil }
     public func queue(_ surface: Surface, version: UInt64) throws -> Presentation? { try present(surface, version: version) }
     public func flipCompleted() throws -> Presentation? { nil }

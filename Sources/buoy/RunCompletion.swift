@@ -14,10 +14,10 @@ extension Run {
         case .quit:
             return
         case .psplashQuit:
-            if psplashQuit == .retain { presenter.closeRetainingPicture() }
+            if psplashQuit == .retain { retainPicture(on: presenter) }
         case .completed:
             // Give the display back before handing over (or leave the last frame on it).
-            if onComplete == "retain" { presenter.closeRetainingPicture() } else { presenter.close() }
+            if onComplete == "retain" { retainPicture(on: presenter) } else { presenter.close() }
             if onComplete == "reboot" {
                 printStatus("rebooting")
                 try runShell("systemctl reboot || reboot")
@@ -26,6 +26,13 @@ extension Run {
             }
             if let received { printStatus("downloaded \(received) bytes to \(outputs.joined(separator: ", "))") }
         }
+    }
+}
+
+/// Leaves the last frame on the display, or says why it could not.
+func retainPicture(on presenter: Presenter) {
+    if !presenter.closeRetainingPicture() {
+        printWarning("this kernel cannot keep the picture after buoy exits (DRM's CLOSEFB needs Linux 6.8 or later); the console was given back instead")
     }
 }
 
