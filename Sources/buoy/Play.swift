@@ -158,7 +158,7 @@ struct PlaybackFigures {
 
     func summary(writesFiles: Bool) -> String? {
         if let stillSince, !writesFiles {
-            return String(format: "held a still picture %.2f s: %d frames presented after the first, no page flip, CPU %.3f s",
+            return String(format: "held a still picture %.2f s: %d frames presented after the first (each a change of the picture), CPU %.3f s",
                           Monotonic.now() - stillSince.time, max(0, frames - 1), ProcessClock.cpuSeconds() - stillSince.cpu)
         }
         guard let first, frames > 1, !writesFiles else { return nil }
