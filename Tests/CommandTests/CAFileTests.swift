@@ -17,16 +17,7 @@ final class CAFileTests: XCTestCase {
         let (status, _) = try launch(URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                                      "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", dir + "/key.pem", "-out", ca])
         guard status == 0 else { throw XCTSkip("openssl could not make a certificate") }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../DownloadTests/http_server.py").standardized.path
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", script, dir + "/requests.log", "--tls", ca, dir + "/key.pem"]
-        let out = Pipe()
-        serverInput = Pipe()
-        server.standardOutput = out
-        server.standardInput = serverInput
-        try server.run()
-        port = Int(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        (server, serverInput, port) = try startLoopbackServer(log: dir + "/requests.log", extraArguments: ["--tls", ca, dir + "/key.pem"])
         XCTAssertGreaterThan(port, 0, "server did not start")
     }
 

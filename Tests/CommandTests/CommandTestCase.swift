@@ -1,6 +1,24 @@
 import Foundation
 import XCTest
 
+/// Starts the download tests' loopback HTTP server (Tests/DownloadTests/http_server.py), which
+/// logs the requests it gets to `log`: the process, its standard input (closing it stops the
+/// server) and the port it listens on (0 when it did not start).
+func startLoopbackServer(log: String, extraArguments: [String] = []) throws -> (Process, Pipe, Int) {
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../DownloadTests/http_server.py").standardized.path
+    server.arguments = ["python3", script, log] + extraArguments
+    let out = Pipe()
+    let input = Pipe()
+    server.standardOutput = out
+    server.standardInput = input
+    try server.run()
+    let port = Int(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    return (server, input, port)
+}
+
 /// What the command tests share: the loopback HTTP server of the download tests, a scratch
 /// directory, and the `buoy` built beside this test bundle.
 class CommandTestCase: XCTestCase {
@@ -19,17 +37,7 @@ class CommandTestCase: XCTestCase {
     override func setUpWithError() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("buoy-cmd-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../DownloadTests/http_server.py").standardized.path
-        server.arguments = ["python3", script, dir + "/requests.log"]
-        let out = Pipe()
-        serverInput = Pipe()
-        server.standardOutput = out
-        server.standardInput = serverInput
-        try server.run()
-        port = Int(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        (server, serverInput, port) = try startLoopbackServer(log: dir + "/requests.log")
         XCTAssertGreaterThan(port, 0, "server did not start")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: buoy.path), "no buoy binary at \(buoy.path): build it first")
     }
