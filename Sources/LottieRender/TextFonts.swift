@@ -119,7 +119,9 @@ final class TextFonts: @unchecked Sendable {
                                       naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
-        let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)
+        // No pair kerning and no optional ligatures: Lottie players (lottie-ios, lottie-web) set
+        // each character by its own advance plus the tracking, as the file's glyph advances do.
+        let layout = TextShaper(stack: stack, kerning: false, ligatures: false).layout(text, size: doc.size, options: options)
         let scalars = Array(text.unicodeScalars)
         func isSpace(_ i: Int) -> Bool { i >= 0 && i < scalars.count && scalars[i].properties.isWhitespace }
         var elements = 0
