@@ -145,16 +145,17 @@ extension LottieTextLayoutTests {
 }
 
 extension LottieTextLayoutTests {
-    func testLinesAreNeverCloserThanTheFontsOwnHeight() throws {
-        // As lottie-ios: a line height below the font's ascent + descent + gap is raised to it,
-        // and a document without one uses it.
+    func testLinesAreTheLineHeightApartEvenCloserThanTheFontsHeight() throws {
+        // After Effects' leading is kept as given, even below the font's ascent + descent + gap
+        // (the lines overlap); a document without a line height uses the font's own height.
         let library = try FontLibrary()
         let face = try library.stack(for: FontRequest(family: "DejaVu Sans", postScriptName: "DejaVuSans")).primary
         let natural = (face.ascent + face.descent + face.lineGap) * 30
-        for document in [#""t":"H\rH","s":30,"j":0,"lh":10"#, #""t":"H\rH","s":30,"j":0"#] {
+        XCTAssertGreaterThan(natural, 30, "DejaVu Sans is taller than its size")
+        for (document, distance) in [(#""t":"H\rH","s":30,"j":0,"lh":24"#, 24.0), (#""t":"H\rH","s":30,"j":0"#, natural)] {
             let s = try render(document, width: 100, height: 120, position: (10, 40))
             let ink = try XCTUnwrap(inkBounds(s))
-            XCTAssertEqual(Double(ink.maxY - ink.minY + 1), natural + face.capHeight * 30, accuracy: 2, document)
+            XCTAssertEqual(Double(ink.maxY - ink.minY + 1), distance + face.capHeight * 30, accuracy: 2, document)
         }
     }
 }
