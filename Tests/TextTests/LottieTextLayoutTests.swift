@@ -190,3 +190,33 @@ extension LottieTextLayoutTests {
         XCTAssertGreaterThan(difference(without, reference).count, 100, "without the folder another face is drawn")
     }
 }
+
+extension LottieTextLayoutTests {
+    /// A file whose glyph list has "H" (a 40 × 60 block) but not "A": with the named font
+    /// installed (DejaVu Sans) the whole line is set from the font, so one line never mixes the
+    /// file's shapes and advances with the font's; with the font missing the file's block is
+    /// still drawn (and "A" comes from the stand-in).
+    func renderPartialGlyphList(fontName: String, family: String) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":300,"h":100,
+         "fonts":{"list":[{"fName":"\(fontName)","fFamily":"\(family)","fStyle":"Book","ascent":76}]},
+         "chars":[{"ch":"H","size":100,"style":"Book","w":50,"fFamily":"\(family)","data":{"shapes":[{"ty":"gr","it":[
+           {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[0,-60],[40,-60],[40,0],[0,0]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},
+           {"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}}],
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,50]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"HA","f":"\(fontName)","s":30,"j":0,"fc":[1,1,1]}}]},"a":[]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "partial.json", baseDirectory: nil)
+        return AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 300, height: 100))
+    }
+
+    func testAGlyphListMissingCharactersGivesWayToTheInstalledFont() throws {
+        let installed = try renderPartialGlyphList(fontName: "DejaVuSans", family: "DejaVu Sans")
+        let d = difference(installed, try engine("HA", size: 30))
+        XCTAssertLessThanOrEqual(d.max, 2, "\(d.count) pixels differ from DejaVu Sans's HA")
+        let missing = try renderPartialGlyphList(fontName: "NoSuchFont-Book", family: "No Such Font")
+        // The block covers x 10...22, y 32...50 at 30 px: its middle is solid.
+        XCTAssertEqual(alpha(missing, 16, 41), 255, "the file's H block is drawn")
+        XCTAssertLessThan(alpha(installed, 16, 41), 128, "DejaVu's H has no ink between its stems")
+    }
+}
