@@ -15,6 +15,8 @@ public final class Y4MPresenter: Presenter {
     private let path: String
     private var sequence = 0
     private var headerWritten = false
+    /// The Y, U and V planes of a frame, kept from one frame to the next (6 MB at 1080p).
+    private var planes: [UInt8] = []
 
     /// `width` × `height`: the video's (the panel); rendering is at that size turned by `rotate`.
     public init(path: String, width: Int, height: Int, fps: Double = 60, rotate: Rotation = .none) throws {
@@ -55,7 +57,11 @@ public final class Y4MPresenter: Presenter {
         out.append(contentsOf: Array("FRAME\n".utf8))
         let panel = PanelConversion.panelSurface(surface, rotation: rotation)
         let n = panelWidth * panelHeight
-        var planes = [UInt8](repeating: 0, count: n * 3)
+        // Taken out of the property while written, so that it stays uniquely referenced.
+        var planes = self.planes
+        self.planes = []
+        defer { self.planes = planes }
+        if planes.count != n * 3 { planes = [UInt8](repeating: 0, count: n * 3) }
         for i in 0..<n {
             // Premultiplied colour is the picture over black.
             let p = panel.pixels[i]
@@ -64,8 +70,8 @@ public final class Y4MPresenter: Presenter {
             planes[n + i] = UInt8(max(16, min(240, 128 - 0.148 * r - 0.291 * g + 0.439 * b + 0.5)))
             planes[2 * n + i] = UInt8(max(16, min(240, 128 + 0.439 * r - 0.368 * g - 0.071 * b + 0.5)))
         }
-        out.append(contentsOf: planes)
-        do { try handle.write(contentsOf: out) } catch {
+        // The planes are written from where they are (not appended to `out`: another copy).
+        do { try handle.write(contentsOf: out); try handle.write(contentsOf: planes) } catch {
             throw DisplayError(device: "y4m:\(path)", reason: "write failed: \(error.localizedDescription)")
         }
         let time = nextPresentationTime()
