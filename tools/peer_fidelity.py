@@ -78,6 +78,7 @@ def wheel_versions(python):
 def write_atomically(path, data):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".peer-fidelity-")
+    os.fchmod(fd, 0o644)
     with os.fdopen(fd, "w") as f:
         json.dump(data, f)
     os.replace(tmp, path)
