@@ -6,11 +6,13 @@ that file because it draws less. The corpus's fidelity scorer (../shared/tools/f
 lottie-ios's snapshot criterion) says per frame whether a renderer's image matches the
 reference; this module reads its reports and applies the comparison rule:
 
-    On a file, a peer counts only if it passes every frame buoy passes on that file.
+    On a file, a peer counts only if, on every frame of it the scorer judges, the peer does
+    not draw less than buoy: it passes every frame buoy passes, and where both fail, the share
+    of pixels it matches is not below buoy's by more than MATCH_MARGIN (0.5 % of the frame).
 
-Frames buoy itself fails do not disqualify a peer (buoy is then the one drawing less, which
+A frame only buoy fails does not disqualify a peer (buoy is then the one drawing less, which
 can only flatter buoy's figure). A file no counting peer is left for is listed apart, with the
-frames each peer fails and the features the file uses that peers commonly leave out.
+frames where each peer draws less and the features the file uses that peers commonly leave out.
 
 The peers' verdicts do not change from one buoy build to the next, so they are scored once and
 cached (keyed by the manifest, the scorer and the peer wheels' versions); buoy's come from the
@@ -27,6 +29,11 @@ import tempfile
 # (rlottie-0.2 is the librlottie bundled in rlottie-python, ThorVG the one in thorvg-python).
 SCORER_RENDERER = {"rlottie-0.2": "rlottie", "thorvg": "thorvg"}
 PEER_WHEELS = ("rlottie-python", "thorvg-python")
+# Bumped when what the cache holds changes.
+CACHE_FORMAT = 2
+# Where buoy fails a frame too, a peer whose match fraction (share of pixels within the
+# criterion's colour distance) is below buoy's by more than this draws less of it than buoy.
+MATCH_MARGIN = 0.005
 
 
 def sha256_of(path):
@@ -46,12 +53,15 @@ def corpus_samples(corpus_dir):
 
 
 def frame_verdicts(report):
-    """{sample: {label: passed}} from a score.py --report; skipped frames are left out."""
+    """{sample: {label: [passed, match fraction]}} from a score.py --report; skipped frames are
+    left out."""
     out = {}
     for row in report.get("frames", []):
         if row.get("status") == "skipped":
             continue
-        out.setdefault(row["sample"], {})[row["label"]] = bool(row.get("pass"))
+        match = row.get("match")
+        out.setdefault(row["sample"], {})[row["label"]] = [bool(row.get("pass")),
+                                                           float(match) if match is not None else 0.0]
     return out
 
 
@@ -87,7 +97,7 @@ def write_atomically(path, data):
 def peer_verdicts(cache_path, python, scorer, corpus_dir, peers, rescore=False):
     """{peer: {sample: {label: passed}}} for the peers the scorer can draw with, from the cache
     when its key still holds, else scored now (a minute or two per peer) and cached."""
-    key = {"manifest": sha256_of(os.path.join(corpus_dir, "manifest.json")), "scorer": sha256_of(scorer),
+    key = {"format": CACHE_FORMAT, "manifest": sha256_of(os.path.join(corpus_dir, "manifest.json")), "scorer": sha256_of(scorer),
            "wheels": wheel_versions(python)}
     cached = {}
     if not rescore and os.path.exists(cache_path):
@@ -129,11 +139,19 @@ def buoy_verdicts(report_path, python, scorer, corpus_dir, buoy):
 
 
 def peer_shortfall(buoy_frames, peer_frames):
-    """Labels of the frames buoy passes and the peer does not (None: the peer was not scored on
-    this file, so nothing says it leaves anything out)."""
+    """Labels of the frames where the peer draws less than buoy: frames buoy passes and the peer
+    fails, and frames both fail where the peer matches the reference on fewer pixels than buoy
+    (by more than MATCH_MARGIN: a peer that cannot set a file's text fails as buoy does when a
+    font differs, but matches far fewer pixels). None: the peer was not scored on this file, so
+    nothing says it leaves anything out."""
     if buoy_frames is None or peer_frames is None:
         return None
-    return [label for label, ok in buoy_frames.items() if ok and not peer_frames.get(label, False)]
+    short = []
+    for label, (passed, match) in buoy_frames.items():
+        peer_passed, peer_match = peer_frames.get(label, [False, 0.0])
+        if passed and not peer_passed or not passed and not peer_passed and peer_match < match - MATCH_MARGIN:
+            short.append(label)
+    return short
 
 
 def label_order(label):
