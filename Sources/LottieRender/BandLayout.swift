@@ -27,6 +27,8 @@ final class BandLayout: @unchecked Sendable {
     static let window = 16
     /// How much dearer than the mean the dearest band may be before the cuts move.
     static let tolerance = 1.3
+    /// Frames left out of the sums after a move.
+    static let settling = 2
 
     private struct State {
         var rect = PixelRect.empty
@@ -64,15 +66,19 @@ final class BandLayout: @unchecked Sendable {
         guard bands.count > 1, bands.count == seconds.count else { return }
         state.withLock { state in
             guard state.cuts.count == bands.count + 1, zip(bands, state.cuts).allSatisfy({ $0.y0 == $1 }) else { return }
-            for k in seconds.indices where seconds[k].isFinite && seconds[k] > 0 { state.sums[k] += seconds[k] }
             state.frames += 1
+            // The frames just after a move rasterize every band's shapes anew: not a cost
+            // of the cuts, so not counted.
+            guard state.frames > 0 else { return }
+            for k in seconds.indices where seconds[k].isFinite && seconds[k] > 0 { state.sums[k] += seconds[k] }
             guard state.frames >= Self.window else { return }
             let mean = state.sums.reduce(0, +) / Double(state.sums.count)
+            state.frames = 0
             if let dearest = state.sums.max(), dearest > mean * Self.tolerance {
                 state.cuts = Self.balanced(cuts: state.cuts, seconds: state.sums)
+                state.frames = -Self.settling
             }
             state.sums = [Double](repeating: 0, count: state.sums.count)
-            state.frames = 0
         }
     }
 

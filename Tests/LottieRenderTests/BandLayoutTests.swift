@@ -23,6 +23,13 @@ final class BandLayoutTests: XCTestCase {
         // (Rows that cost nothing are counted at a twentieth of the mean, so it lands a little lower.)
         XCTAssertEqual(Double(cuts[BandLayout.window - 1]), 1000.0 / 3, accuracy: 10)
         XCTAssertEqual(Set(cuts.suffix(from: BandLayout.window - 1)).count, 1, "balanced cuts stay: \(cuts)")
+
+        // Uneven again: the cut moves only once a whole window of frames has been summed.
+        let bands = layout.bands(of: rect, count: 2)
+        for _ in 0..<(BandLayout.settling + BandLayout.window - 1) { layout.record(bands, seconds: [1e-3, 1e-6]) }
+        XCTAssertEqual(layout.bands(of: rect, count: 2)[1].y0, cuts.last)
+        layout.record(bands, seconds: [1e-3, 1e-6])
+        XCTAssertLessThan(layout.bands(of: rect, count: 2)[1].y0, cuts.last!)
     }
 
     func testHostileTimesKeepTheBandsValid() {

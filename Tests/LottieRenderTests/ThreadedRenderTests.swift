@@ -60,7 +60,8 @@ final class ThreadedRenderTests: XCTestCase {
             let bands = renderer.bandLayout.bands(of: banded.bounds, count: 3)
             var seconds = [0.0, 0, 0]
             seconds[i] = 1
-            for _ in 0..<BandLayout.window { renderer.bandLayout.record(bands, seconds: seconds) }
+            // (Enough frames for a full window whatever frames earlier moves left to settle.)
+            for _ in 0..<(BandLayout.window + BandLayout.settling) { renderer.bandLayout.record(bands, seconds: seconds) }
             XCTAssertNotEqual(renderer.bandLayout.bands(of: banded.bounds, count: 3).map(\.y0), bands.map(\.y0))
             renderer.render(frame: frame, viewport: viewport, into: &banded)
             XCTAssertEqual(zip(one.pixels, banded.pixels).filter { $0 != $1 }.count, 0, "progress \(progress)")
