@@ -2,6 +2,10 @@ import LottieModel
 import Raster
 
 extension AnimationRenderer {
+    /// How many CPUs this process may run on (its affinity, as `taskset` or a cpuset leaves
+    /// it), which is what threads can gain; the processor count can be more.
+    public static var cpusAllowed: Int { BandWorkers.cpusAllowed() }
+
     /// Draws a frame cut into horizontal bands, on the calling thread and `bandWorkers`.
     /// Each band is a view over the frame's own rows (no copy afterwards); where the cuts
     /// fall is `bandLayout`'s, balanced by what each band took in the frames before.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CPosix
 import Synchronization
 
 /// Threads kept from frame to frame that draw the bands of a frame alongside the caller.
@@ -22,8 +23,15 @@ final class BandWorkers: @unchecked Sendable {
     /// The threads started so far (only the thread inside `run` touches this).
     private var threads: [pthread_t] = []
 
-    init(spinNanoseconds: UInt64 = 50_000) {
-        core = Core(spinNanoseconds: spinNanoseconds)
+    /// `spinNanoseconds` nil: 50 µs, or none when the process may run on one CPU only (the
+    /// thread waited for would then be kept off the CPU by the one spinning).
+    init(spinNanoseconds: UInt64? = nil) {
+        core = Core(spinNanoseconds: spinNanoseconds ?? (Self.cpusAllowed() > 1 ? 50_000 : 0))
+    }
+
+    /// How many CPUs this process may run on (its affinity mask), or 1 if that is unknown.
+    static func cpusAllowed() -> Int {
+        Int(buoy_cpus_allowed())
     }
 
     deinit {

@@ -41,6 +41,11 @@ final class BandWorkersTests: XCTestCase {
         XCTAssertGreaterThan(tally.threadsSeen.withLock { $0.count }, 1)
     }
 
+    func testTheCPUsAllowedAreCounted() {
+        XCTAssertGreaterThanOrEqual(BandWorkers.cpusAllowed(), 1)
+        XCTAssertLessThanOrEqual(BandWorkers.cpusAllowed(), 1 << 10)
+    }
+
     func testTwoCallersSharingWorkersEachGetTheirTasksDone() {
         let workers = BandWorkers()
         let tally = Tally(0)
