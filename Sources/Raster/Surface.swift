@@ -25,6 +25,8 @@ public struct Surface: @unchecked Sendable {
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
+    /// Rasterizer buffers of the bands of `withBands`, kept between frames.
+    private var bandStorage: [Rasterizer.Storage] = []
 
     @inline(__always)
     private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
@@ -47,24 +49,29 @@ public struct Surface: @unchecked Sendable {
         let (w, x0, y0, h) = (width, originX, originY, height)
         let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
         guard valid, view == nil else { return }
-        var storages = rows.map { _ in Rasterizer.Storage() }
-        swap(&storages[0], &rasterStorage)
+        // Each band gets rasterizer buffers of its own, kept here from frame to frame and
+        // moved (not copied) into the band: a buffer also held here would be copied on the
+        // band's first write.
+        while bandStorage.count < rows.count { bandStorage.append(Rasterizer.Storage()) }
+        swap(&bandStorage[0], &rasterStorage)
         let before = region
         var drawn = DirtyRegion()
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        painted: before, storage: storages[i])
+                        painted: before, storage: &bandStorage[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
-            swap(&storages[0], &bands[0].rasterStorage)
-            for band in bands { drawn.add(band.region) }
+            for i in bands.indices {
+                swap(&bandStorage[i], &bands[i].rasterStorage)
+                drawn.add(bands[i].region)
+            }
         }
         // Rows outside every band keep what they held: unless the bands cover every row
         // painted before, the old region stays in.
         if !Self.rows(rows, cover: before.union) { drawn.add(before) }
         region = drawn
-        swap(&storages[0], &rasterStorage)
+        swap(&bandStorage[0], &rasterStorage)
     }
 
     /// Whether the row ranges together hold every row of `rect`.
@@ -76,14 +83,14 @@ public struct Surface: @unchecked Sendable {
 
     /// A band view over `bounds`; what it counts as painted is the part of the owner's
     /// painted region it holds.
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: Rasterizer.Storage) {
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: inout Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
         region = painted.intersection(bounds)
-        rasterStorage = storage
+        swap(&rasterStorage, &storage)
         self.view = view
     }
 

@@ -84,8 +84,9 @@ struct Bench: ParsableCommand {
 
 /// The threads a frame is drawn with when none is asked for: the cores available, at most 4
 /// (a Raspberry Pi 4 has 4; more bands than that gain little on a kiosk's frame sizes).
+/// Available means the process may run on them (`taskset`, a cpuset), not merely online.
 func defaultThreadCount() -> Int {
-    min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    min(4, max(1, AnimationRenderer.cpusAllowed))
 }
 
 func validateThreads(_ threads: Int?) throws {
