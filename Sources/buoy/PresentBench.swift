@@ -46,7 +46,7 @@ struct PresentBench: ParsableCommand {
     }
 
     func run() throws {
-        var renderer = try loadRenderer(path: animation)
+        let renderer = try loadRenderer(path: animation)
         let format = PixelFormat(rawValue: pixelFormat)!, rotation = Rotation(rawValue: rotate)!
         let (w, h) = rotation.swapsAxes ? (size.height, size.width) : (size.width, size.height)
         let viewport = Viewport(width: w, height: h, contentMode: contentMode)
