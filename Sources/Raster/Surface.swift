@@ -16,10 +16,19 @@ public struct Surface: @unchecked Sendable {
     public let height: Int
     public var pixels: [UInt32]
     /// The device pixels drawn since the surface was made or cleared: outside it every pixel
-    /// is transparent (for an offscreen layer, what its later passes need to cover).
-    public var painted: PixelRect { region.union }
-    /// `painted` as a few rectangles, which clearing visits.
+    /// is transparent (for an offscreen layer, what its later passes need to cover). A
+    /// surface cleared to an opaque colour counts as painted everywhere.
+    public var painted: PixelRect { clearValue == 0 ? region.union : bounds }
+    /// The pixels drawn since the last clear, as a few rectangles: outside them every pixel
+    /// is `clearValue`. Clearing visits only them, and a display buffer that holds an
+    /// earlier picture of this surface is brought up to date by rewriting only them
+    /// (`drawnRegion`).
     private var region = DirtyRegion()
+    /// The premultiplied colour of every pixel outside the drawn region: what the surface was
+    /// last cleared to (transparent for a new surface).
+    public private(set) var clearValue: UInt32 = 0
+    /// The pixels drawn since the last clear: outside these rectangles every pixel is `clearValue`.
+    public var drawnRegion: PixelRegion { PixelRegion(region) }
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
@@ -56,21 +65,28 @@ public struct Surface: @unchecked Sendable {
         swap(&bandStorage[0], &rasterStorage)
         let before = region
         var drawn = DirtyRegion()
+        var bandsClearValue: UInt32? = clearValue
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        painted: before, storage: &bandStorage[i])
+                        painted: before, clearValue: clearValue, storage: &bandStorage[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
             for i in bands.indices {
                 swap(&bandStorage[i], &bands[i].rasterStorage)
                 drawn.add(bands[i].region)
             }
+            bandsClearValue = bands.allSatisfy { $0.clearValue == bands[0].clearValue } ? bands[0].clearValue : nil
         }
         // Rows outside every band keep what they held: unless the bands cover every row
         // painted before, the old region stays in.
         if !Self.rows(rows, cover: before.union) { drawn.add(before) }
         region = drawn
+        if bandsClearValue != clearValue {
+            // The bands were cleared to another colour: it holds outside the region only if
+            // they cover every row and agree; else nothing is known (all counts as drawn).
+            if let value = bandsClearValue, Self.rows(rows, cover: bounds) { clearValue = value } else { region = DirtyRegion(bounds) }
+        }
         swap(&bandStorage[0], &rasterStorage)
     }
 
@@ -83,13 +99,14 @@ public struct Surface: @unchecked Sendable {
 
     /// A band view over `bounds`; what it counts as painted is the part of the owner's
     /// painted region it holds.
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: inout Rasterizer.Storage) {
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, clearValue: UInt32, storage: inout Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
         region = painted.intersection(bounds)
+        self.clearValue = clearValue
         swap(&rasterStorage, &storage)
         self.view = view
     }
@@ -100,7 +117,7 @@ public struct Surface: @unchecked Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt32](repeating: clearColor.premultiplied, count: self.width * self.height)
-        if clearColor.premultiplied != 0 { region = DirtyRegion(bounds) }
+        clearValue = clearColor.premultiplied
     }
 
     public init(image: Image) {
@@ -131,21 +148,23 @@ public struct Surface: @unchecked Sendable {
         pool.recycle(&pixels)
         pool.recycle(&rasterStorage)
         region = DirtyRegion()
+        clearValue = 0
     }
 
     public var image: Image { Image(width: width, height: height, pixels: pixels) }
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
-        // Outside `painted` every pixel is transparent already: clearing to transparent
-        // need only visit what was drawn (an animation that covers part of the frame, or
-        // a frame that drew little, costs that much and not a whole-frame pass).
-        if value == 0 {
-            zero(region, except: .empty)
+        // Outside the drawn region every pixel is `clearValue` already: clearing to the same
+        // colour need only visit what was drawn (an animation that covers part of the frame,
+        // or a frame that drew little, costs that much and not a whole-frame pass).
+        if value == clearValue {
+            fill(region, with: value, except: .empty)
         } else {
             withPixels { $0.update(repeating: value) }
         }
-        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+        region = DirtyRegion()
+        clearValue = value
     }
 
     /// The simple `clear`: every pixel written, whatever was painted. The reference the
@@ -153,13 +172,14 @@ public struct Surface: @unchecked Sendable {
     public mutating func referenceClear(_ color: Color = .clear) {
         let value = color.premultiplied
         withPixels { $0.update(repeating: value) }
-        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+        region = DirtyRegion()
+        clearValue = value
     }
 
-    /// Sets the pixels of `region` (within the surface) but not those of `kept` to
-    /// transparent, row by row: where the region's rectangles overlap, a row's stretches
-    /// are merged first, so that no pixel is written twice.
-    private mutating func zero(_ region: DirtyRegion, except kept: PixelRect) {
+    /// Sets the pixels of `region` (within the surface) but not those of `kept` to `value`,
+    /// row by row: where the region's rectangles overlap, a row's stretches are merged
+    /// first, so that no pixel is written twice.
+    private mutating func fill(_ region: DirtyRegion, with value: UInt32, except kept: PixelRect) {
         let area = region.union.intersection(bounds)
         guard !area.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
@@ -181,24 +201,24 @@ public struct Surface: @unchecked Sendable {
                     var (start, end) = spans[0]
                     for k in 1..<max(1, n) {
                         if spans[k].0 <= end { end = max(end, spans[k].1); continue }
-                        Self.zero(row, start, end, except: kept, y: y)
+                        Self.fill(row, start, end, with: value, except: kept, y: y)
                         (start, end) = spans[k]
                     }
-                    Self.zero(row, start, end, except: kept, y: y)
+                    Self.fill(row, start, end, with: value, except: kept, y: y)
                 }
             }
         }
     }
 
-    /// Zeroes x0..<x1 of a row (`row` points at device column 0) but not the part in `kept`.
+    /// Sets x0..<x1 of a row (`row` points at device column 0) to `value` but not the part in `kept`.
     @inline(__always)
-    private static func zero(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except kept: PixelRect, y: Int) {
+    private static func fill(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, with value: UInt32, except kept: PixelRect, y: Int) {
         guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
-            (row + x0).update(repeating: 0, count: x1 - x0)
+            (row + x0).update(repeating: value, count: x1 - x0)
             return
         }
-        if kept.x0 > x0 { (row + x0).update(repeating: 0, count: kept.x0 - x0) }
-        if kept.x1 < x1 { (row + kept.x1).update(repeating: 0, count: x1 - kept.x1) }
+        if kept.x0 > x0 { (row + x0).update(repeating: value, count: kept.x0 - x0) }
+        if kept.x1 < x1 { (row + kept.x1).update(repeating: value, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -207,12 +227,11 @@ public struct Surface: @unchecked Sendable {
         let keptHere = kept.intersection(bounds)
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
-        if value == 0 {
-            zero(region, except: keptHere)
-            region = DirtyRegion(keptHere)
+        defer { region = DirtyRegion(keptHere); clearValue = value }
+        if value == clearValue {
+            fill(region, with: value, except: keptHere)
             return
         }
-        region = DirtyRegion(bounds)
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
         withPixels { px in
@@ -519,7 +538,9 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        region = region.intersection(mask.rect)
+        // Pixels outside the mask became transparent: with an opaque clear colour, that is
+        // no longer what lies outside the region.
+        region = clearValue == 0 ? region.intersection(mask.rect) : DirtyRegion(bounds)
     }
 
     /// Marks the whole surface as painted (after writing `pixels` directly).
