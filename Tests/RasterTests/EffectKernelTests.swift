@@ -1,0 +1,76 @@
+@testable import Raster
+import XCTest
+
+/// The fast kernels of effects and blend modes against their per-pixel references.
+final class EffectKernelTests: XCTestCase {
+    typealias Random = FastPathTests.Random
+
+    /// Premultiplied pixels: transparent, opaque and partial ones, and now and then any bits.
+    func randomPixel(_ r: inout Random) -> UInt32 {
+        switch r.next() % 6 {
+        case 0: return 0
+        case 1: return 0xff00_0000 | UInt32(truncatingIfNeeded: r.next()) & 0xffffff
+        case 2: return UInt32(truncatingIfNeeded: r.next() ^ (r.next() << 16))
+        default:
+            let a = UInt32(r.byte())
+            let channel = { (v: UInt8) in UInt32(v) * a / 255 }
+            return a << 24 | channel(r.byte()) << 16 | channel(r.byte()) << 8 | channel(r.byte())
+        }
+    }
+
+    func randomColor(_ r: inout Random) -> Color { Color(r: r.unit(), g: r.unit(), b: r.unit()) }
+
+    /// The largest difference of one channel (alpha included) between two pixels.
+    func channelDistance(_ p: UInt32, _ q: UInt32) -> Int {
+        var largest = 0
+        for shift in stride(from: UInt32(0), to: 32, by: 8) {
+            let a = Int((p >> shift) & 0xff), b = Int((q >> shift) & 0xff)
+            largest = max(largest, abs(a - b))
+        }
+        return largest
+    }
+
+    func testColorTransformLanesAgreeWithTheStraightColourReferenceWithinOneStep() {
+        var r = Random(state: 41)
+        for round in 0..<200 {
+            let amount = [0, 1, r.unit()][round % 3]
+            let transform: ColorTransform = round % 2 == 0
+                ? .fill(randomColor(&r), amount: amount)
+                : .tint(black: randomColor(&r), white: randomColor(&r), amount: amount)
+            let count = 1 + Int(r.next() % 40)
+            let pixels = (0..<count).map { _ in randomPixel(&r) }
+            var fast = pixels, scalar = pixels
+            fast.withUnsafeMutableBufferPointer { ColorSpans.applyLanes(transform, $0.baseAddress!, count: count) }
+            scalar.withUnsafeMutableBufferPointer { p in for i in 0..<count { p[i] = ColorSpans.mapOne(transform, p[i]) } }
+            for i in 0..<count {
+                let reference = ColorSpans.mapReference(transform, pixels[i])
+                XCTAssertLessThanOrEqual(channelDistance(fast[i], reference), 1, "round \(round) pixel \(String(pixels[i], radix: 16))")
+                XCTAssertEqual(fast[i] >> 24, pixels[i] >> 24, "alpha kept")
+            }
+            XCTAssertEqual(fast, scalar, "lanes and the tail's scalar map, round \(round)")
+        }
+    }
+
+    func testColorTransformOnASurfaceVisitsOnlyWhatWasPaintedAndMatchesTheReference() {
+        var surface = Surface(bounds: PixelRect(x0: 10, y0: 5, x1: 60, y1: 40))
+        var r = Random(state: 5)
+        var path = Path()
+        path.addRect(Rect(x: 20, y: 10, width: 25, height: 20))
+        surface.fill(path, paint: .solid(Color(r: 0.8, g: 0.3, b: 0.1, a: 0.7)))
+        XCTAssertFalse(surface.painted.isEmpty)
+        let transform = ColorTransform.tint(black: randomColor(&r), white: randomColor(&r), amount: 0.6)
+        var reference = surface
+        surface.apply(transform)
+        reference.applyReference(transform)
+        for (p, q) in zip(surface.pixels, reference.pixels) { XCTAssertLessThanOrEqual(channelDistance(p, q), 1) }
+        XCTAssertNotEqual(surface.pixels, Surface(bounds: surface.bounds).pixels, "the fill is recoloured, not lost")
+    }
+
+    func testAFullFillMakesEveryPaintedPixelItsColourAtItsOwnAlpha() {
+        var surface = Surface(width: 4, height: 1)
+        surface.pixels = [0xff10_2030, 0x8040_0000, 0, 0x0101_0000]
+        surface.markPainted()
+        surface.apply(.fill(Color(r: 1, g: 0, b: 0), amount: 1))
+        XCTAssertEqual(surface.pixels, [0xffff_0000, 0x8080_0000, 0, 0x0101_0000])
+    }
+}
