@@ -74,3 +74,30 @@ final class EffectKernelTests: XCTestCase {
         XCTAssertEqual(surface.pixels, [0xffff_0000, 0x8080_0000, 0, 0x0101_0000])
     }
 }
+
+/// The one-channel blur of shadows against the four-channel blur it stands for.
+final class GreyBlurTests: XCTestCase {
+    func testBlurringAGreySurfaceByItsAlphaAloneGivesTheFourChannelBlurToTheBit() {
+        var r = FastPathTests.Random(state: 77)
+        for round in 0..<40 {
+            let bounds = PixelRect(x0: -7, y0: 3, x1: 20 + Int(r.next() % 90), y1: 10 + Int(r.next() % 70))
+            var surface = Surface(bounds: bounds)
+            // A grey patch somewhere inside (or reaching an edge), with some empty pixels.
+            let x0 = bounds.x0 + Int(r.next() % UInt64(bounds.width)), y0 = bounds.y0 + Int(r.next() % UInt64(bounds.height))
+            let patch = PixelRect(x0: x0, y0: y0, x1: min(bounds.x1, x0 + 1 + Int(r.next() % 40)),
+                                  y1: min(bounds.y1, y0 + 1 + Int(r.next() % 40)))
+            for y in patch.y0..<patch.y1 {
+                for x in patch.x0..<patch.x1 where r.next() % 5 != 0 {
+                    surface.pixels[(y - bounds.y0) * bounds.width + (x - bounds.x0)] = UInt32(r.byte()) &* 0x0101_0101
+                }
+            }
+            surface.markPainted(patch)
+            let sigmaX = [0, 0.5, 1.3, 4, 9.7, 30][round % 6], sigmaY = [2.2, 0, 7, 0.4, 16][round % 5]
+            var four = surface, one = surface
+            four.blur(sigmaX: sigmaX, sigmaY: sigmaY)
+            one.blurGrey(sigmaX: sigmaX, sigmaY: sigmaY, pool: round % 2 == 0 ? BufferPool() : nil)
+            XCTAssertEqual(one.pixels, four.pixels, "round \(round): sigma \(sigmaX) x \(sigmaY)")
+            XCTAssertEqual(one.painted, four.painted, "round \(round): what it painted")
+        }
+    }
+}
