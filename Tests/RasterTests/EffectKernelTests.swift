@@ -1,4 +1,5 @@
 @testable import Raster
+import Foundation
 import XCTest
 
 /// The fast kernels of effects and blend modes against their per-pixel references.
@@ -99,5 +100,40 @@ final class GreyBlurTests: XCTestCase {
             XCTAssertEqual(one.pixels, four.pixels, "round \(round): sigma \(sigmaX) x \(sigmaY)")
             XCTAssertEqual(one.painted, four.painted, "round \(round): what it painted")
         }
+    }
+}
+
+/// The radial gradient's lanes against its per-pixel reference.
+final class RadialSpanTests: XCTestCase {
+    func testRadialLanesPickTheReferencesTableEntryOrItsNeighbour() {
+        var r = FastPathTests.Random(state: 13)
+        // Entry i of the table is i: the colours are the indices.
+        let lut = (0..<256).map { UInt32($0) }
+        var exact = 0, total = 0
+        lut.withUnsafeBufferPointer { lut in
+            for round in 0..<300 {
+                let radius = [0.5, 20, 300, 5000][round % 4] * (0.5 + r.unit())
+                let centre = Point(r.unit() * 400 - 100, r.unit() * 400 - 100)
+                // The focal point anywhere inside the circle (the shader keeps it there), often the centre.
+                let angle = r.unit() * 6.283, reach = round % 3 == 0 ? 0 : r.unit() * 0.99 * radius
+                let focal = Point(centre.x + reach * cos(angle), centre.y + reach * sin(angle))
+                let (ex, ey) = (focal.x - centre.x, focal.y - centre.y)
+                let c = ex * ex + ey * ey - radius * radius
+                let scale = [1, 0.01, 7.5, -2][round % 4]
+                let stepX = scale * (r.unit() - 0.3), stepY = round % 2 == 0 ? 0 : scale * (r.unit() - 0.5)
+                let x = r.unit() * 600 - 150, y = r.unit() * 600 - 150
+                let count = 1 + Int(r.next() % 300)
+                var fast = [UInt32](repeating: 999, count: count), reference = fast
+                RadialSpans.row(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY, count: count, into: &fast)
+                RadialSpans.rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY,
+                                         count: count, into: &reference)
+                for i in 0..<count {
+                    XCTAssertLessThanOrEqual(abs(Int(fast[i]) - Int(reference[i])), 1, "round \(round) pixel \(i)")
+                    if fast[i] == reference[i] { exact += 1 }
+                    total += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(Double(exact) / Double(total), 0.99, "off by one only near half steps")
     }
 }
