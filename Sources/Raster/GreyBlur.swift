@@ -118,7 +118,7 @@ struct GreyPlane {
     /// all that the spare buffer held non-zero before, as the active area only grows.)
     mutating func vertical(_ active: PixelRect, box: Int) -> PixelRect {
         let out = PixelRect(x0: active.x0, y0: active.y0 - box, x1: active.x1, y1: active.y1 + box).intersection(area)
-        let (aw, count, half, magic) = (area.width, out.width, UInt32(box), Self.magic(box))
+        let (aw, count, divider) = (area.width, out.width, WindowDivider(box: box))
         let (first, end, x0) = (active.y0 - area.y0, active.y1 - area.y0, out.x0 - area.x0)
         let top = out.y0 - area.y0
         values.withUnsafeBufferPointer { px in
@@ -139,7 +139,7 @@ struct GreyPlane {
                     for y in top - box...top + box { add(y) }
                     for y in top..<out.y1 - area.y0 {
                         let row = dst.baseAddress! + y * aw + x0
-                        for i in 0..<count { row[i] = Self.divide(s[i], half, magic) }
+                        for i in 0..<count { row[i] = divider.divide(s[i]) }
                         add(y + box + 1)
                         remove(y - box)
                     }

@@ -137,3 +137,14 @@ final class RadialSpanTests: XCTestCase {
         XCTAssertGreaterThan(Double(exact) / Double(total), 0.99, "off by one only near half steps")
     }
 }
+
+final class WindowDividerTests: XCTestCase {
+    func testTheFloatDivisionOfBoxSumsIsTheIntegerOneForEverySumOfEveryWindow() {
+        for box in [1, 2, 3, 7, 50, 333, 1000, 1024] {
+            let window = UInt32(2 * box + 1), divider = WindowDivider(box: box)
+            var failures = 0
+            for sum in 0...(255 * window) where divider.divide(sum) != (sum + window / 2) / window { failures += 1 }
+            XCTAssertEqual(failures, 0, "box \(box)")
+        }
+    }
+}
