@@ -2,12 +2,12 @@
 import Foundation
 import XCTest
 
-/// The fast kernels of effects and blend modes against their per-pixel references.
-final class EffectKernelTests: XCTestCase {
+/// Random pixels and the distance between two, for the kernel tests.
+enum KernelSamples {
     typealias Random = FastPathTests.Random
 
     /// Premultiplied pixels: transparent, opaque and partial ones, and now and then any bits.
-    func randomPixel(_ r: inout Random) -> UInt32 {
+    static func randomPixel(_ r: inout Random) -> UInt32 {
         switch r.next() % 6 {
         case 0: return 0
         case 1: return 0xff00_0000 | UInt32(truncatingIfNeeded: r.next()) & 0xffffff
@@ -19,10 +19,8 @@ final class EffectKernelTests: XCTestCase {
         }
     }
 
-    func randomColor(_ r: inout Random) -> Color { Color(r: r.unit(), g: r.unit(), b: r.unit()) }
-
     /// The largest difference of one channel (alpha included) between two pixels.
-    func channelDistance(_ p: UInt32, _ q: UInt32) -> Int {
+    static func channelDistance(_ p: UInt32, _ q: UInt32) -> Int {
         var largest = 0
         for shift in stride(from: UInt32(0), to: 32, by: 8) {
             let a = Int((p >> shift) & 0xff), b = Int((q >> shift) & 0xff)
@@ -30,6 +28,17 @@ final class EffectKernelTests: XCTestCase {
         }
         return largest
     }
+
+}
+
+/// The fast kernels of effects and blend modes against their per-pixel references.
+final class EffectKernelTests: XCTestCase {
+    typealias Random = FastPathTests.Random
+
+    func randomPixel(_ r: inout Random) -> UInt32 { KernelSamples.randomPixel(&r) }
+    func channelDistance(_ p: UInt32, _ q: UInt32) -> Int { KernelSamples.channelDistance(p, q) }
+
+    func randomColor(_ r: inout Random) -> Color { Color(r: r.unit(), g: r.unit(), b: r.unit()) }
 
     func testColorTransformLanesAgreeWithTheStraightColourReferenceWithinOneStep() {
         var r = Random(state: 41)
@@ -145,6 +154,37 @@ final class WindowDividerTests: XCTestCase {
             var failures = 0
             for sum in 0...(255 * window) where divider.divide(sum) != (sum + window / 2) / window { failures += 1 }
             XCTAssertEqual(failures, 0, "box \(box)")
+        }
+    }
+}
+
+/// Every blend mode's span kernel against the per-pixel reference (`Surface.compositeRow`).
+final class BlendSpanTests: XCTestCase {
+    func testEveryModesSpanKernelAgreesWithTheReferenceWithinOneStepOnRandomSpans() {
+        var r = FastPathTests.Random(state: 99)
+        let pixels = KernelSamples.self
+        for mode in BlendMode.allCases {
+            let kernel = BlendSpans.kernel(for: mode)
+            var worst = 0
+            for round in 0..<60 {
+                let count = 1 + Int(r.next() % 50)
+                let src = (0..<count).map { _ in pixels.randomPixel(&r) }
+                let dst = (0..<count).map { _ in pixels.randomPixel(&r) }
+                let mask: [UInt8] = (0..<count).map { _ in r.next() % 3 == 0 ? 255 : r.byte() }
+                let opacity: UInt32 = [255, 128, UInt32(r.byte())][round % 3]
+                var fast = dst, reference = dst
+                src.withUnsafeBufferPointer { s in
+                    mask.withUnsafeBufferPointer { m in
+                        let m = round % 2 == 0 ? m.baseAddress : nil
+                        fast.withUnsafeMutableBufferPointer { kernel($0.baseAddress!, s.baseAddress!, m, count, opacity) }
+                        reference.withUnsafeMutableBufferPointer {
+                            Surface.compositeRow($0.baseAddress!, s.baseAddress!, mask: m, count: count, opacity: opacity, blend: mode)
+                        }
+                    }
+                }
+                for i in 0..<count { worst = max(worst, pixels.channelDistance(fast[i], reference[i])) }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "\(mode)")
         }
     }
 }
