@@ -61,10 +61,12 @@ extension Surface {
     private mutating func blur(horizontal: [Int], vertical: [Int], pool: BufferPool?) {
         var active = painted.intersection(bounds)
         guard horizontal.contains(where: { $0 > 0 }) || vertical.contains(where: { $0 > 0 }), !active.isEmpty else { return }
-        var scratch = pool?.pixels(count: 4 * width + height, value: 0) ?? [UInt32](repeating: 0, count: 4 * width + height)
+        // Prefix sums of a row (horizontal passes) or sums of columns (vertical ones), per byte.
+        let scratchCount = 4 * (width + 1)
+        var scratch = pool?.pixels(count: scratchCount, value: 0) ?? [UInt32](repeating: 0, count: scratchCount)
         for pass in 0..<max(horizontal.count, vertical.count) {
             if pass < horizontal.count, horizontal[pass] > 0 {
-                active = horizontalPass(active, box: horizontal[pass], magic: Self.magic(horizontal[pass]), scratch: &scratch)
+                active = horizontalPass(active, box: horizontal[pass], scratch: &scratch)
             }
             if pass < vertical.count, vertical[pass] > 0 {
                 active = verticalPass(active, box: vertical[pass], scratch: &scratch, pool: pool)
@@ -74,45 +76,40 @@ extension Surface {
         markPainted(active)
     }
 
-    /// The multiplier that divides by the window of a box of half-width `box`.
-    private static func magic(_ box: Int) -> UInt64 {
-        let window = UInt64(2 * box + 1)
-        return ((UInt64(1) << 32) + window - 1) / window
-    }
-
-    /// round(n / window) for the window `magic` was made for: exact while n < 2²⁰.
-    @inline(__always) private static func divide(_ sum: UInt32, _ half: UInt32, _ magic: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: (UInt64(sum + half) &* magic) >> 32)
-    }
-
     /// One horizontal box pass over the rows of `active` (zero elsewhere); returns the
-    /// pixels that may now be non-zero.
-    private mutating func horizontalPass(_ active: PixelRect, box: Int, magic: UInt64, scratch: inout [UInt32]) -> PixelRect {
+    /// pixels that may now be non-zero. Each row goes through prefix sums kept per byte
+    /// (c[4m + k]: channel k of the pixels before m), so that a window's sum is a difference
+    /// of two of them: the prefix is one running vector add per pixel, and the differences
+    /// and divisions over the middle of the row, where the window lies inside it, are a
+    /// plain loop over bytes that the compiler vectorizes.
+    private mutating func horizontalPass(_ active: PixelRect, box: Int, scratch: inout [UInt32]) -> PixelRect {
         let out = PixelRect(x0: active.x0 - box, y0: active.y0, x1: active.x1 + box, y1: active.y1).intersection(bounds)
         let (w, x0, length) = (width, out.x0 - originX, out.width)
-        let half = UInt32(box)
+        let divider = WindowDivider(box: box)
         pixels.withUnsafeMutableBufferPointer { px in
-            scratch.withUnsafeMutableBufferPointer { line in
+            scratch.withUnsafeMutableBufferPointer { prefix in
+                let c = prefix.baseAddress!
                 for y in out.y0..<out.y1 {
-                    let row = px.baseAddress! + (y - originY) * w + x0
-                    line.baseAddress!.update(from: row, count: length)
-                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
-                    for i in 0...box where i < length {
-                        let p = line[i]
-                        sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
-                    }
-                    for i in 0..<length {
-                        row[i] = Self.divide(sa, half, magic) << 24 | Self.divide(sr, half, magic) << 16
-                            | Self.divide(sg, half, magic) << 8 | Self.divide(sb, half, magic)
-                        if i + box + 1 < length {
-                            let p = line[i + box + 1]
-                            sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
-                        }
-                        if i - box >= 0 {
-                            let p = line[i - box]
-                            sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff
+                    let row = UnsafeMutableRawPointer(px.baseAddress! + (y - originY) * w + x0)
+                    c.update(repeating: 0, count: 4)
+                    for j in 0..<4 * length { c[j + 4] = c[j] &+ UInt32(row.load(fromByteOffset: j, as: UInt8.self)) }
+                    // Pixel i's window is pixels lo..<hi, clamped to the row.
+                    @inline(__always) func window(_ i: Int) {
+                        let lo = 4 * max(i - box, 0), hi = 4 * min(i + box + 1, length)
+                        for k in 0..<4 {
+                            let v = divider.divide(c[hi + k] &- c[lo + k])
+                            row.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: 4 * i + k, as: UInt8.self)
                         }
                     }
+                    // The middle, where no window is clamped: mid0..<mid1 (empty if the row is short).
+                    let mid0 = min(box, length), mid1 = max(min(box, length), length - box)
+                    for i in 0..<mid0 { window(i) }
+                    let (ahead, behind) = (4 * (box + 1), 4 * box)
+                    for j in 4 * mid0..<4 * mid1 {
+                        let v = divider.divide(c[j + ahead] &- c[j - behind])
+                        row.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: j, as: UInt8.self)
+                    }
+                    for i in mid1..<length { window(i) }
                 }
             }
         }

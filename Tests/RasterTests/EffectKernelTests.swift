@@ -102,11 +102,15 @@ final class GreyBlurTests: XCTestCase {
                 }
             }
             surface.markPainted(patch)
-            let sigmaX = [0, 0.5, 1.3, 4, 9.7, 30][round % 6], sigmaY = [2.2, 0, 7, 0.4, 16][round % 5]
+            let sigmaX = [0, 0.5, 1.3, 4, 9.7, 30, 80][round % 7], sigmaY = [2.2, 0, 7, 0.4, 16][round % 5]
             var four = surface, one = surface
             four.blur(sigmaX: sigmaX, sigmaY: sigmaY)
             one.blurGrey(sigmaX: sigmaX, sigmaY: sigmaY, pool: round % 2 == 0 ? BufferPool() : nil)
             XCTAssertEqual(one.pixels, four.pixels, "round \(round): sigma \(sigmaX) x \(sigmaY)")
+            // And the four-channel blur against its definition, on rows shorter than a box too.
+            var reference = surface
+            reference.referenceBlur(sigmaX: sigmaX, sigmaY: sigmaY)
+            XCTAssertEqual(four.pixels, reference.pixels, "round \(round): the reference")
             XCTAssertEqual(one.painted, four.painted, "round \(round): what it painted")
         }
     }
