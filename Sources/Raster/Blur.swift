@@ -104,10 +104,11 @@ extension Surface {
                     // The middle, where no window is clamped: mid0..<mid1 (empty if the row is short).
                     let mid0 = min(box, length), mid1 = max(min(box, length), length - box)
                     for i in 0..<mid0 { window(i) }
-                    let (ahead, behind) = (4 * (box + 1), 4 * box)
-                    for j in 4 * mid0..<4 * mid1 {
-                        let v = divider.divide(c[j + ahead] &- c[j - behind])
-                        row.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: j, as: UInt8.self)
+                    // From pointers set once: index arithmetic in the loop (checked for
+                    // overflow) would keep it from being vectorized.
+                    let (high, low, target) = (c + 4 * (mid0 + box + 1), c + 4 * (mid0 - box), row + 4 * mid0)
+                    for j in 0..<4 * (mid1 - mid0) {
+                        target.storeBytes(of: UInt8(truncatingIfNeeded: divider.divide(high[j] &- low[j])), toByteOffset: j, as: UInt8.self)
                     }
                     for i in mid1..<length { window(i) }
                 }
