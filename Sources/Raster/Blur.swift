@@ -2,9 +2,11 @@
 ///
 /// `blur` is the fast path: it visits only the pixels the blur can reach from what was
 /// painted (growing by one box per pass), runs the vertical passes row by row with a running
-/// sum per column (memory in order, not a column at a time) and divides by the window with
-/// an exact multiply. `referenceBlur` is the plain definition, the whole surface line by
-/// line; a test checks that both give the same pixels.
+/// sum per column (memory in order, not a column at a time) and the horizontal ones through
+/// prefix sums of the row, both kept per byte so that the loops are vector loops, and divides
+/// by the window exactly in `Float` (`WindowDivider`). `referenceBlur` is the plain
+/// definition, the whole surface line by line; a test checks that both give the same pixels.
+/// A grey surface (a shadow before its tint) blurs one channel instead (`blurGrey`).
 ///
 /// A Gaussian of standard deviation σ is approached by three boxes whose widths are the odd
 /// numbers around √(4σ² + 1), mixed so that their variances sum to σ² (a box of width w has
