@@ -119,41 +119,51 @@ extension Surface {
         return out
     }
 
-    /// One vertical box pass, row by row: a running sum per column and channel, into a
-    /// second buffer that then replaces the pixels. The sums are kept per byte of the row
+    /// One vertical box pass, row by row: a running sum per column and channel, written in
+    /// place. A row's input is still needed `box` rows after its output replaced it (to leave
+    /// the window), so it is saved first into a ring of box + 1 rows (at most the rows the
+    /// pass writes): no second surface to clear. The sums are kept per byte of the row
     /// (channel k of pixel i at 4i + k), so adding a row, removing one and dividing are
     /// plain loops over bytes that the compiler turns into vector instructions.
     private mutating func verticalPass(_ active: PixelRect, box: Int, scratch: inout [UInt32], pool: BufferPool?) -> PixelRect {
         let out = PixelRect(x0: active.x0, y0: active.y0 - box, x1: active.x1, y1: active.y1 + box).intersection(bounds)
-        let (w, x0, bytes) = (width, out.x0 - originX, 4 * out.width)
+        let (w, x0, count, bytes) = (width, out.x0 - originX, out.width, 4 * out.width)
         let divider = WindowDivider(box: box)
-        var result = pool?.pixels(count: pixels.count, value: 0) ?? [UInt32](repeating: 0, count: pixels.count)
-        let (first, end) = (active.y0 - originY, active.y1 - originY)
-        pixels.withUnsafeBufferPointer { px in
-            result.withUnsafeMutableBufferPointer { dst in
+        let (first, end, top, bottom) = (active.y0 - originY, active.y1 - originY, out.y0 - originY, out.y1 - originY)
+        let slots = min(box + 1, out.height)
+        var ring = pool?.pixels(count: slots * count, value: 0) ?? [UInt32](repeating: 0, count: slots * count)
+        pixels.withUnsafeMutableBufferPointer { px in
+            ring.withUnsafeMutableBufferPointer { saved in
                 scratch.withUnsafeMutableBufferPointer { sums in
                     let s = sums.baseAddress!
                     s.update(repeating: 0, count: bytes)
-                    @inline(__always) func row(_ y: Int) -> UnsafeRawPointer? {
-                        y >= first && y < end ? UnsafeRawPointer(px.baseAddress! + y * w + x0) : nil
+                    @inline(__always) func add(_ r: UnsafeRawPointer) {
+                        for j in 0..<bytes { s[j] &+= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) }
                     }
-                    let top = out.y0 - originY
-                    for y in top - box...top + box {
-                        if let r = row(y) { for j in 0..<bytes { s[j] &+= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) } }
+                    @inline(__always) func remove(_ r: UnsafeRawPointer) {
+                        for j in 0..<bytes { s[j] &-= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) }
                     }
-                    for y in top..<out.y1 - originY {
-                        let target = UnsafeMutableRawPointer(dst.baseAddress! + y * w + x0)
+                    @inline(__always) func input(_ y: Int) -> Bool { y >= first && y < end }
+                    @inline(__always) func slot(_ y: Int) -> UnsafeMutablePointer<UInt32> { saved.baseAddress! + ((y - top) % slots) * count }
+                    for y in top - box...top + box where input(y) { add(UnsafeRawPointer(px.baseAddress! + y * w + x0)) }
+                    for y in top..<bottom {
+                        let target = px.baseAddress! + y * w + x0
+                        if input(y) { slot(y).update(from: target, count: count) }
+                        let raw = UnsafeMutableRawPointer(target)
                         for j in 0..<bytes {
-                            target.storeBytes(of: UInt8(truncatingIfNeeded: divider.divide(s[j])), toByteOffset: j, as: UInt8.self)
+                            raw.storeBytes(of: UInt8(truncatingIfNeeded: divider.divide(s[j])), toByteOffset: j, as: UInt8.self)
                         }
-                        if let r = row(y + box + 1) { for j in 0..<bytes { s[j] &+= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) } }
-                        if let r = row(y - box) { for j in 0..<bytes { s[j] &-= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) } }
+                        // Rows below are not written yet; rows above the pass never were.
+                        if input(y + box + 1) { add(UnsafeRawPointer(px.baseAddress! + (y + box + 1) * w + x0)) }
+                        let leaving = y - box
+                        if input(leaving) {
+                            remove(UnsafeRawPointer(leaving >= top ? slot(leaving) : px.baseAddress! + leaving * w + x0))
+                        }
                     }
                 }
             }
         }
-        swap(&pixels, &result)
-        if let pool { pool.recycle(&result) }
+        if let pool { pool.recycle(&ring) }
         return out
     }
 
