@@ -250,7 +250,7 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// The outline of a stroke, in device space.
-    private func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
+    func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
@@ -258,20 +258,20 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
-    private func drawingLimit(_ clip: Clip?) -> PixelRect {
+    func drawingLimit(_ clip: Clip?) -> PixelRect {
         guard let clip else { return bounds }
         let limit = bounds.intersection(clip.rect)
         return clip.mask.map { limit.intersection($0.rect) } ?? limit
     }
 
-    private static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
+    static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
                                make: () -> Coverage) -> Coverage {
         guard let cache else { return make() }
         return cache.coverage(for: key(), make: make)
     }
 
     /// Rasterizes a device-space path within `limit`.
-    private mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
+    mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
         guard let bounds = device.bounds,
               var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return Coverage() }
         defer { rasterizer.finish(into: &rasterStorage) }
@@ -283,7 +283,7 @@ public struct Surface: @unchecked Sendable {
     /// by run: the inside of a shape is stored (opaque) or blended with one precomputed
     /// colour, and only the edge blocks go pixel by pixel. Everything else goes through
     /// `blendRow`, as `referenceFill` does for every row.
-    private mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
+    mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
         guard !coverage.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
