@@ -19,15 +19,15 @@ public struct Surface: @unchecked Sendable {
     /// is transparent (for an offscreen layer, what its later passes need to cover).
     public var painted: PixelRect { region.union }
     /// `painted` as a few rectangles, which clearing visits.
-    private var region = DirtyRegion()
+    var region = DirtyRegion()
     /// Scratch buffers of the rasterizer, reused from fill to fill.
-    private var rasterStorage = Rasterizer.Storage()
+    var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
 
     @inline(__always)
-    private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+    mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
         if let view { return body(UnsafeMutableBufferPointer(start: view, count: width * height)) }
         return pixels.withUnsafeMutableBufferPointer { body($0) }
     }
@@ -244,13 +244,13 @@ public struct Surface: @unchecked Sendable {
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)) {
-            rasterize(strokeOutline(path, style: style, transform: transform), rule: .nonZero, limit: limit)
+            rasterize(Self.strokeOutline(path, style: style, transform: transform), rule: .nonZero, limit: limit)
         }
         paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
     }
 
     /// The outline of a stroke, in device space.
-    func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
+    static func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
@@ -348,7 +348,7 @@ public struct Surface: @unchecked Sendable {
 
     /// Paints one row of `count` pixels from coverage `alpha` (0...255, scaled here by the
     /// clip mask and `opacity`): the per-pixel path every paint can take.
-    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
+    static func blendRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
                                  alpha: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>,
                                  shader: Shader, opacity o: UInt32, clip: ([UInt8], Int)?) {
         if let (values, start) = clip {
