@@ -129,10 +129,10 @@ struct PreparedShapes {
         paths = tree.ops.map { tree.joinedPath(of: $0) }
     }
 
-    /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot. A paint whose
-    /// layer has keyframes or providers skips the shared `cache` (its coverage rarely comes
-    /// back); one of an unchanging layer may find there what another instance of the same
-    /// precomp drew.
+    /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot. Coverage a
+    /// slot must make is looked up in the shared `cache` only for a layer with nothing
+    /// animated (another instance of the same precomp may have drawn it); an animated
+    /// shape's coverage rarely comes back.
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, slots: CoverageSlots,
               cache: CoverageCache?) {
         let ops = tree.ops

@@ -1,29 +1,35 @@
 import Foundation
 
 /// The last coverage of each paint of a render tree, kept by the paint's own number (its
-/// slot) rather than found by content: a fill or stroke drawn again as on the frame before
-/// (the same outline, transform, rule or stroke, and limit) is painted from it, with no hash
-/// and no search. Unlike `CoverageCache`, nothing is copied into a shared table and nothing
-/// is evicted frame after frame.
+/// slot) rather than found by content in a shared table: a fill or stroke drawn again as
+/// before (the same outline, transform, rule or stroke, and limit) is painted from it.
 ///
-/// A paint whose shape changed since its last frame is likely to change again: it is
-/// painted straight from the rasterizer's sweep, with no coverage built or kept, and only
-/// what it was is remembered. When it then comes back unchanged (an animation holding
-/// still), its coverage is built and kept again.
+/// A paint that found nothing in its slot twice running is a shape that keeps changing
+/// (it moves, or its outline is animated): it is then painted straight from the
+/// rasterizer's sweep, with no coverage built, looked up or kept, and only what it was is
+/// remembered. When it comes back unchanged (an animation holding still), its coverage is
+/// built and kept again. A slot keeps a few entries, so that the bands of a threaded frame
+/// (each with its own limit) and the instances of a precomp shown several times do not
+/// push each other out.
 ///
-/// A slot keeps a few entries, one per drawing limit, so that the bands of a threaded frame
-/// (each with its own limit) do not push each other out. The whole store is bounded by
-/// `byteLimit`: past it, new coverage is used but not kept. A lock keeps it safe when one
-/// renderer draws on several threads.
+/// The whole store is bounded by `byteLimit`: past it, new coverage is used but not kept.
+/// A lock keeps it safe when one renderer draws on several threads.
 public final class CoverageSlots: @unchecked Sendable {
     /// What identifies one coverage: the same as `CoverageCache.Key`.
     typealias Key = CoverageCache.Key
 
     private struct Entry {
         let key: Key
-        /// Nil when the paint was last painted straight from the sweep.
-        let coverage: Coverage?
-        let size: Int
+        /// Nil when the paint was painted straight from the sweep.
+        var coverage: Coverage?
+        var size: Int
+    }
+
+    private struct Slot {
+        /// Least recently used first.
+        var entries: [Entry] = []
+        /// Whether the slot's last use found nothing.
+        var missed = false
     }
 
     /// What a paint does with its slot.
@@ -32,16 +38,16 @@ public final class CoverageSlots: @unchecked Sendable {
         case reuse(Coverage)
         /// Make the coverage and `keep` it.
         case make
-        /// The shape changed since its last frame: paint it straight from the sweep.
+        /// The shape keeps changing: paint it straight from the sweep.
         case sweep
     }
 
-    /// Entries per slot: one per band of a frame drawn on up to this many threads.
-    static let entriesPerSlot = 4
+    /// Entries per slot: the bands of a frame drawn on a few threads, a few instances each.
+    static let entriesPerSlot = 8
 
     public let byteLimit: Int
     private let lock = NSLock()
-    private var slots: [[Entry]] = []
+    private var slots: [Slot] = []
     private var bytes = 0
     private var counts = (hits: 0, misses: 0)
 
@@ -62,20 +68,18 @@ public final class CoverageSlots: @unchecked Sendable {
         return bytes
     }
 
-    /// What the paint `key` in `slot` does: reuse the coverage kept, or make it (a slot never
-    /// used, or a shape that held still since its last frame), or, when `mayPaintDirectly`
-    /// and the shape changed since its last frame on this limit, paint it from the sweep
-    /// (remembered as drawn without coverage).
+    /// What the paint `key` in `slot` does: reuse the coverage kept; make it (a shape new to
+    /// the slot, or one that held still since it was swept); or, when `mayPaintDirectly` and
+    /// the slot's last use found nothing either, paint it from the sweep.
     func use(slot: Int, for key: Key, mayPaintDirectly: Bool) -> Use {
         guard slot >= 0 else { return .make }
         lock.lock()
         defer { lock.unlock() }
-        guard slot < slots.count, let index = slots[slot].firstIndex(where: { $0.key.limit == key.limit }) else {
-            counts.misses += 1
-            return .make
-        }
-        let entry = slots[slot][index]
-        if entry.key == key {
+        if slot >= slots.count { slots += Array(repeating: Slot(), count: slot + 1 - slots.count) }
+        if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
+            let entry = slots[slot].entries.remove(at: index)
+            slots[slot].entries.append(entry)
+            slots[slot].missed = false
             if let coverage = entry.coverage {
                 counts.hits += 1
                 return .reuse(coverage)
@@ -84,40 +88,39 @@ public final class CoverageSlots: @unchecked Sendable {
             return .make
         }
         counts.misses += 1
-        guard mayPaintDirectly else { return .make }
-        bytes -= entry.size
-        slots[slot][index] = Entry(key: key, coverage: nil, size: 0)
+        let changing = slots[slot].missed
+        slots[slot].missed = true
+        guard changing, mayPaintDirectly else { return .make }
+        insert(Entry(key: key, coverage: nil, size: 0), into: slot)
         return .sweep
     }
 
-    /// Keeps `coverage` for `key` in `slot`, in place of its entry for the same limit (or its
-    /// oldest one), unless the store is full.
+    /// Keeps `coverage` for `key` in `slot` (unless the store is full).
     func keep(slot: Int, for key: Key, _ coverage: Coverage) {
         guard slot >= 0 else { return }
         let size = coverage.memorySize + key.path.elements.count * MemoryLayout<Path.Element>.stride
         lock.lock()
         defer { lock.unlock() }
-        if slot >= slots.count { slots += Array(repeating: [], count: slot + 1 - slots.count) }
-        var entries = slots[slot]
-        slots[slot] = []
-        if let same = entries.firstIndex(where: { $0.key.limit == key.limit }) {
-            bytes -= entries.remove(at: same).size
-        } else if entries.count >= Self.entriesPerSlot {
-            bytes -= entries.removeFirst().size
+        guard slot < slots.count else { return }
+        if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
+            bytes -= slots[slot].entries.remove(at: index).size
         }
-        if bytes + size <= byteLimit {
-            entries.append(Entry(key: key, coverage: coverage, size: size))
-            bytes += size
-        }
-        slots[slot] = entries
+        guard bytes + size <= byteLimit else { return }
+        insert(Entry(key: key, coverage: coverage, size: size), into: slot)
+    }
+
+    /// Appends `entry` as the slot's most recent, dropping its least recent past the limit.
+    private func insert(_ entry: Entry, into slot: Int) {
+        if slots[slot].entries.count >= Self.entriesPerSlot { bytes -= slots[slot].entries.removeFirst().size }
+        slots[slot].entries.append(entry)
+        bytes += entry.size
     }
 }
 
 extension Surface {
-    /// `fill` with its coverage kept in `slot` of `slots` (see `CoverageSlots`). Coverage a
-    /// slot does not hold is looked up in `cache` when there is one; without a cache, a
-    /// solid fill whose shape changed since its last frame is painted from the sweep. The
-    /// same pixels as `fill`.
+    /// `fill` with its coverage kept in `slot` of `slots` (see `CoverageSlots`); coverage to
+    /// be made and kept is looked up in `cache` first, when there is one. A solid fill that
+    /// keeps changing is painted from the sweep. The same pixels as `fill`.
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero, paint: Paint,
                               opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
@@ -151,7 +154,7 @@ extension Surface {
         if case .fill(let r) = key.kind { rule = r }
         // Only one colour paints the same pixels however a row is cut into runs (a gradient
         // steps along the row from where a run starts).
-        let direct = cache == nil && shader.solidColor != nil
+        let direct = shader.solidColor != nil
         switch slots.use(slot: slot, for: key, mayPaintDirectly: direct) {
         case .reuse(let coverage):
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)

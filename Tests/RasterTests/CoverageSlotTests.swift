@@ -41,10 +41,11 @@ final class CoverageSlotTests: XCTestCase {
             XCTAssertEqual(slotted.painted, plain.painted, "frame \(frame)")
         }
         XCTAssertTrue(plain.pixels.contains { $0 != 0 })
-        // A moved solid paint is swept and keeps no coverage; a gradient (which is never swept)
-        // keeps its coverage every time. Reused: the gradient's two paints at frames 2 and 6
-        // (held since the frame before), and all 8 paints at frame 3 (held for two frames).
-        XCTAssertEqual(slots.statistics.hits, 2 + 8 + 2)
+        // A solid paint is made at frame 0, swept at 1 (changed twice running: no entry at 0's
+        // shape either), made again at 2 (held still) and reused at 3; made at 4, swept at 5,
+        // made at 6: one reuse each of 6 paints. A gradient is never swept: made whenever it
+        // changed, reused at 2, 3 and 6: three reuses each of 2 paints.
+        XCTAssertEqual(slots.statistics.hits, 6 * 1 + 2 * 3)
         XCTAssertEqual(slots.statistics.misses, 8 * positions.count - 12)
         XCTAssertGreaterThan(slots.bytesHeld, 0)
     }
