@@ -180,25 +180,35 @@ extension Surface {
         let clipMask = clip?.mask
         var constant = [UInt8](repeating: 0, count: rasterizer.width + 1)
         var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
-        var touched = PixelRect.empty
+        // The rows and columns painted, as plain integers: a rectangle grown run by run in a
+        // closure would be checked for exclusive access on every run.
+        var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
         withPixels { px in
             constant.withUnsafeMutableBufferPointer { constant in
                 colors.withUnsafeMutableBufferPointer { colors in
-                    func blend(_ y: Int, _ x: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) {
-                        touched = touched.union(PixelRect(x0: x, y0: y, x1: x + count, y1: y + 1))
-                        Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha,
-                                      colors: colors.baseAddress!, shader: shader, opacity: o,
-                                      clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
-                    }
+                    let (pixels, shades, full) = (px.baseAddress!, colors.baseAddress!, constant.baseAddress!)
                     rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
-                        constant.baseAddress!.update(repeating: a, count: count)
-                        blend(y, x0 + start, count, constant.baseAddress!)
+                        let x = x0 + start
+                        full.update(repeating: a, count: count)
+                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
+                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                     }, varying: { y, x0, start, count, alpha in
-                        blend(y, x0 + start, count, alpha + start)
+                        let x = x0 + start
+                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
+                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                     })
                 }
             }
         }
-        region.add(touched.intersection(bounds))
+        if left < right { region.add(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+    }
+
+    /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.
+    @inline(__always)
+    private static func clipRow(_ mask: Mask?, y: Int, x: Int) -> ([UInt8], Int)? {
+        guard let mask else { return nil }
+        return (mask.values, (y - mask.originY) * mask.width + (x - mask.originX))
     }
 }
