@@ -58,7 +58,8 @@ struct LayerCompositor {
                             opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
         guard work.takeLayer() else { return }
         let layer = comp.layers[position]
-        let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
+        let own = renderer.renderTree?.layerMatrix(in: comp, at: position, frame: frame) ?? layerMatrix(layer, in: comp, frame: frame)
+        let world = own.concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
         guard alpha > 0 else { return }
         let masks = layer.masks.filter { $0.mode != .none }

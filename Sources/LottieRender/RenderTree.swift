@@ -16,6 +16,8 @@ import Raster
 final class RenderTree: @unchecked Sendable {
     private let rootNodes: [ShapeLayerNode?]
     private let precompNodes: [String: [ShapeLayerNode?]]
+    private let rootChains: [LayerChain]
+    private let precompChains: [String: [LayerChain]]
     /// The last coverage of every fill and stroke of every node.
     let slots = CoverageSlots()
 
@@ -30,9 +32,26 @@ final class RenderTree: @unchecked Sendable {
             }
         }
         rootNodes = nodes(root)
+        rootChains = LayerChain.chains(of: root)
         var byID: [String: [ShapeLayerNode?]] = [:]
-        for id in precomps.keys.sorted() { byID[id] = nodes(precomps[id]!) }
+        var chainsByID: [String: [LayerChain]] = [:]
+        for id in precomps.keys.sorted() {
+            byID[id] = nodes(precomps[id]!)
+            chainsByID[id] = LayerChain.chains(of: precomps[id]!)
+        }
         precompNodes = byID
+        precompChains = chainsByID
+    }
+
+    /// The matrix of the layer at `position` in `comp` to the composition's space, through
+    /// its parents, as `LayerCompositor.layerMatrix` computes it: kept when no transform on
+    /// the way varies, else computed from the parents' positions found once.
+    func layerMatrix(in comp: Composition, at position: Int, frame: Double) -> Matrix? {
+        let chains = comp.id.map { precompChains[$0] ?? [] } ?? rootChains
+        guard position < chains.count else { return nil }
+        let chain = chains[position]
+        if let still = chain.still { return still }
+        return chain.matrix(in: comp, frame: frame)
     }
 
     /// The node of the shape layer at `position` in `comp`.
@@ -44,6 +63,52 @@ final class RenderTree: @unchecked Sendable {
     /// Every node, root composition first (for statistics and tests).
     var allNodes: [ShapeLayerNode] {
         (rootNodes + precompNodes.keys.sorted().flatMap { precompNodes[$0]! }).compactMap { $0 }
+    }
+}
+
+/// A layer and its parents, found once: their positions, and the layer's matrix when no
+/// transform among them varies.
+struct LayerChain {
+    /// The layer's position, then its parent's, and so on (at most 64 hops, as
+    /// `LayerCompositor.layerMatrix` follows them).
+    let positions: [Int]
+    /// The matrix, when every transform of the chain is constant.
+    private(set) var still: Matrix?
+
+    init(position: Int, in comp: Composition) {
+        var positions = [position]
+        var current = comp.layers[position]
+        var hops = 0
+        while let parentIndex = current.parent, let parent = comp.position(ofIndex: parentIndex), hops < 64 {
+            positions.append(parent)
+            current = comp.layers[parent]
+            hops += 1
+        }
+        self.positions = positions
+        let constant = positions.allSatisfy { Self.isConstant(comp.layers[$0].transform) }
+        still = nil
+        if constant { still = matrix(in: comp, frame: 0) }
+    }
+
+    static func chains(of comp: Composition) -> [LayerChain] {
+        comp.layers.indices.map { LayerChain(position: $0, in: comp) }
+    }
+
+    /// The same product as `LayerCompositor.layerMatrix`, in the same order.
+    func matrix(in comp: Composition, frame: Double) -> Matrix {
+        let first = comp.layers[positions[0]]
+        var matrix = first.transform.matrix(at: frame, autoOrient: first.autoOrient)
+        for p in positions.dropFirst() {
+            matrix = matrix.concatenating(comp.layers[p].transform.matrix(at: frame, autoOrient: comp.layers[p].autoOrient))
+        }
+        return matrix
+    }
+
+    /// No keyframes and no provider on any of the transform's properties.
+    static func isConstant(_ t: LottieModel.Transform) -> Bool {
+        func still<V>(_ p: Animated<V>) -> Bool { p.keyframes.count <= 1 && p.provider == nil }
+        return !t.position.isAnimated && still(t.anchor) && still(t.scale) && still(t.rotation) && still(t.opacity)
+            && still(t.skew) && still(t.skewAxis)
     }
 }
 

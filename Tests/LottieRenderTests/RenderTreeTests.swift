@@ -47,6 +47,32 @@ final class RenderTreeTests: XCTestCase {
         XCTAssertGreaterThan(hits, 0, "paints drawn again came from their slots")
     }
 
+    /// A layer's matrix through its parents, kept or recomputed by the tree, is the one the
+    /// compositor computes, for every layer of every composition of the samples.
+    func testLayerChainsGiveTheCompositorsMatrices() throws {
+        try XCTSkipUnless(CorpusPaths.available, "corpus not found")
+        var compared = 0, kept = 0
+        for name in Self.samples {
+            let url = CorpusPaths.corpus.appendingPathComponent("samples").appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            let renderer = AnimationRenderer(animation: try Animation.load(path: url.path))
+            let tree = try XCTUnwrap(renderer.renderTree)
+            let compositor = LayerCompositor(renderer: renderer)
+            for comp in [renderer.root] + renderer.precomps.values {
+                for position in comp.layers.indices {
+                    for frame in [0.0, 7.5, 31] {
+                        let expected = compositor.layerMatrix(comp.layers[position], in: comp, frame: frame)
+                        XCTAssertEqual(tree.layerMatrix(in: comp, at: position, frame: frame), expected, "\(name) layer \(position)")
+                        compared += 1
+                    }
+                    if LayerChain(position: position, in: comp).positions.count > 1 { kept += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
+        XCTAssertGreaterThan(kept, 0, "some layers have parents")
+    }
+
     /// A node is evaluated again only when what it depends on changes: a layer with nothing
     /// animated never again, one with keyframes on every new frame, one driven by a provider
     /// when the provider's value changes, and then only that one.
