@@ -91,7 +91,12 @@ public final class CoverageSlots: @unchecked Sendable {
         let changing = slots[slot].missed
         slots[slot].missed = true
         guard changing, mayPaintDirectly else { return .make }
-        insert(Entry(key: key, coverage: nil, size: 0), into: slot)
+        // Only the latest swept shape of a limit is remembered; its path counts against the limit.
+        for (i, entry) in slots[slot].entries.enumerated().reversed() where entry.coverage == nil && entry.key.limit == key.limit {
+            bytes -= slots[slot].entries.remove(at: i).size
+        }
+        let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
+        if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: slot) }
         return .sweep
     }
 

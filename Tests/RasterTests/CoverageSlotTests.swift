@@ -61,4 +61,23 @@ final class CoverageSlotTests: XCTestCase {
         XCTAssertEqual(slots.bytesHeld, 0)
         XCTAssertEqual(s.pixels[20 * 40 + 20], 0xFFFF_FFFF)
     }
+
+    /// Whatever is drawn through them, the slots hold no more than their byte limit, the
+    /// shapes remembered without coverage included.
+    func testSlotsStayWithinTheirByteLimit() {
+        let slots = CoverageSlots(byteLimit: 6000)
+        var slotted = Surface(width: 120, height: 120)
+        var plain = Surface(width: 120, height: 120)
+        for frame in 0..<40 {
+            for slot in 0..<12 {
+                let still = slot % 3 == 0
+                let path = ellipse(Double(slot * 7) + (still ? 0 : Double(frame) * 0.7), Double(slot * 5), 40, 25)
+                slotted.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)), slots: slots, slot: slot, cache: nil)
+                plain.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)))
+                XCTAssertLessThanOrEqual(slots.bytesHeld, 6000)
+            }
+        }
+        XCTAssertEqual(slotted.pixels, plain.pixels)
+        XCTAssertGreaterThan(slots.bytesHeld, 0)
+    }
 }
