@@ -164,7 +164,7 @@ extension Surface {
         case .reuse(let coverage):
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .make:
-            let coverage = Self.lookUp(cache, key) { rasterize(device(), rule: rule, limit: key.limit) }
+            let coverage = Self.lookUp(cache, key) { self.coverage(of: device(), rule: rule, limit: key.limit) }
             slots.keep(slot: slot, for: key, coverage)
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .sweep:
@@ -207,7 +207,7 @@ extension Surface {
                 }
             }
         }
-        if left < right { region.add(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+        if left < right { notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
     }
 
     /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.

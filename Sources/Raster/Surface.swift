@@ -19,7 +19,7 @@ public struct Surface: @unchecked Sendable {
     /// is transparent (for an offscreen layer, what its later passes need to cover).
     public var painted: PixelRect { region.union }
     /// `painted` as a few rectangles, which clearing visits.
-    var region = DirtyRegion()
+    private var region = DirtyRegion()
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
@@ -264,6 +264,10 @@ public struct Surface: @unchecked Sendable {
         return clip.mask.map { limit.intersection($0.rect) } ?? limit
     }
 
+    /// `rasterize`, and the painted region grown, for paints made in other files (`CoverageSlots`).
+    mutating func coverage(of device: Path, rule: FillRule, limit: PixelRect) -> Coverage { rasterize(device, rule: rule, limit: limit) }
+    mutating func notePainted(_ rect: PixelRect) { region.add(rect) }
+
     static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
                                make: () -> Coverage) -> Coverage {
         guard let cache else { return make() }
@@ -271,7 +275,7 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// Rasterizes a device-space path within `limit`.
-    mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
+    private mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
         guard let bounds = device.bounds,
               var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return Coverage() }
         defer { rasterizer.finish(into: &rasterStorage) }
