@@ -194,14 +194,12 @@ struct PreparedShapes {
         paths = tree.ops.map { tree.joinedPath(of: $0) }
     }
 
-    /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot. Coverage a
-    /// slot must make is looked up in the shared `cache` only for a layer with nothing
-    /// animated (another instance of the same precomp may have drawn it); an animated
-    /// shape's coverage rarely comes back.
+    /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
+    /// slot must make is looked up in the shared `cache` first (another instance of a
+    /// precomp, or an earlier turn of a loop, may have drawn it).
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, slots: CoverageSlots,
               cache: CoverageCache?) {
         let ops = tree.ops
-        let shared = node.dependence.isConstant ? cache : nil
         for index in ops.indices.reversed() {
             let op = ops[index]
             let alpha = op.opacity * opacity
@@ -209,14 +207,13 @@ struct PreparedShapes {
             let toDevice = op.matrix.concatenating(layerMatrix)
             // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
             let slot = index < node.slotCount ? node.firstSlot + index : -1
-            let store = slot < 0 ? cache : shared
             switch op.kind {
             case .fill(let paint, let rule):
                 surface.fill(paths[index], transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                             slot: slot, cache: store)
+                             slot: slot, cache: cache)
             case .stroke(let paint, let style):
                 surface.stroke(paths[index], transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                               slot: slot, cache: store)
+                               slot: slot, cache: cache)
             }
         }
     }

@@ -4,11 +4,13 @@ import Foundation
 /// slot) rather than found by content in a shared table: a fill or stroke drawn again as
 /// before (the same outline, transform, rule or stroke, and limit) is painted from it.
 ///
-/// A paint that found nothing in its slot twice running is a shape that keeps changing
-/// (it moves, or its outline is animated): it is then painted straight from the
-/// rasterizer's sweep, with no coverage built, looked up or kept, and only what it was is
-/// remembered. When it comes back unchanged (an animation holding still), its coverage is
-/// built and kept again. A slot keeps a few entries, so that the bands of a threaded frame
+/// A paint that found nothing in its slot twice running, nor in the shared cache on its
+/// last two makes, is a shape that keeps changing (it moves, or its outline is animated,
+/// and does not come back): it is then painted straight from the rasterizer's sweep, with
+/// no coverage built, looked up or kept, and only what it was is remembered. When it comes
+/// back unchanged (an animation holding still), its coverage is built and kept again; and
+/// every fourth such paint is made and offered to the shared cache anyway, so that shapes
+/// an animation shows again later (a loop) are found there once more. A slot keeps a few entries, so that the bands of a threaded frame
 /// (each with its own limit) and the instances of a precomp shown several times do not
 /// push each other out.
 ///
@@ -30,6 +32,10 @@ public final class CoverageSlots: @unchecked Sendable {
         var entries: [Entry] = []
         /// Whether the slot's last use found nothing.
         var missed = false
+        /// Makes running that the shared cache could not serve.
+        var sharedMisses = 0
+        /// Paints that could have been swept, every fourth of which is made instead.
+        var sweeps = 0
     }
 
     /// What a paint does with its slot.
@@ -69,8 +75,8 @@ public final class CoverageSlots: @unchecked Sendable {
     }
 
     /// What the paint `key` in `slot` does: reuse the coverage kept; make it (a shape new to
-    /// the slot, or one that held still since it was swept); or, when `mayPaintDirectly` and
-    /// the slot's last use found nothing either, paint it from the sweep.
+    /// the slot, one that held still since it was swept, or one the shared cache served
+    /// lately); or, when `mayPaintDirectly` and the shape keeps changing, paint it from the sweep.
     func use(slot: Int, for key: Key, mayPaintDirectly: Bool) -> Use {
         guard slot >= 0 else { return .make }
         lock.lock()
@@ -90,7 +96,9 @@ public final class CoverageSlots: @unchecked Sendable {
         counts.misses += 1
         let changing = slots[slot].missed
         slots[slot].missed = true
-        guard changing, mayPaintDirectly else { return .make }
+        guard changing, mayPaintDirectly, slots[slot].sharedMisses >= 2 else { return .make }
+        slots[slot].sweeps &+= 1
+        if slots[slot].sweeps % 4 == 0 { return .make }
         // Only the latest swept shape of a limit is remembered; its path counts against the limit.
         for (i, entry) in slots[slot].entries.enumerated().reversed() where entry.coverage == nil && entry.key.limit == key.limit {
             bytes -= slots[slot].entries.remove(at: i).size
@@ -98,6 +106,15 @@ public final class CoverageSlots: @unchecked Sendable {
         let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
         if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: slot) }
         return .sweep
+    }
+
+    /// Tells whether the shared cache served the coverage a paint in `slot` made.
+    func noteShared(slot: Int, found: Bool) {
+        guard slot >= 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard slot < slots.count else { return }
+        slots[slot].sharedMisses = found ? 0 : min(slots[slot].sharedMisses + 1, 1 << 20)
     }
 
     /// Keeps `coverage` for `key` in `slot` (unless the store is full).
@@ -164,7 +181,12 @@ extension Surface {
         case .reuse(let coverage):
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .make:
-            let coverage = Self.lookUp(cache, key) { self.coverage(of: device(), rule: rule, limit: key.limit) }
+            var made = false
+            let coverage = Self.lookUp(cache, key) { () -> Coverage in
+                made = true
+                return self.coverage(of: device(), rule: rule, limit: key.limit)
+            }
+            slots.noteShared(slot: slot, found: !made)
             slots.keep(slot: slot, for: key, coverage)
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .sweep:
