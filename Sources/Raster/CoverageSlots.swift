@@ -190,7 +190,14 @@ extension Surface {
             slots.keep(slot: slot, for: key, coverage)
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .sweep:
-            paintSwept(device(), rule: rule, limit: key.limit, shader: shader, opacity: opacity, clip: clip)
+            // A shape the shared cache holds (one shown before, as a loop does) is not swept.
+            if let found = cache?.existing(for: key) {
+                slots.noteShared(slot: slot, found: true)
+                slots.keep(slot: slot, for: key, found)
+                paintCoverage(found, shader: shader, opacity: opacity, clip: clip)
+            } else {
+                paintSwept(device(), rule: rule, limit: key.limit, shader: shader, opacity: opacity, clip: clip)
+            }
         }
     }
 
