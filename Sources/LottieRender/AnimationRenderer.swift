@@ -30,6 +30,14 @@ public struct AnimationRenderer {
     private var bindingsGeneration: UInt64 = 0
     /// Shape layers evaluated by earlier renders; replaced whenever providers are rebound.
     private(set) var shapeCache = ShapeCache()
+    /// Shape layers' evaluated shapes and paints' coverage kept from frame to frame, each
+    /// re-evaluated only when what it depends on changes (`RenderTree`); nil when
+    /// `usesRenderTree` is off.
+    var renderTree: RenderTree?
+    /// Whether frames are drawn through the render tree (the default) or by evaluating the
+    /// model anew each frame through the shape and coverage caches (the reference): both
+    /// draw the same pixels.
+    public var usesRenderTree = true { didSet { rebuildRenderTree() } }
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()
@@ -58,6 +66,7 @@ public struct AnimationRenderer {
         text = TextRenderer(animation: animation, fontDirectories: TextRenderer.defaultFontDirectories(first: fontDirectories), budget: budget,
                             notes: notes)
         prepared = text.warnings
+        renderTree = RenderTree(root: root, precomps: precomps)
     }
 
     private static func compositions(of animation: Animation) -> (Composition, [String: Composition]) {
@@ -81,6 +90,7 @@ public struct AnimationRenderer {
         PropertyTree.walk(&animation, &binder)
         (root, precomps) = Self.compositions(of: animation)
         shapeCache = ShapeCache()
+        rebuildRenderTree()
         return binder.matched
     }
 
@@ -96,6 +106,7 @@ public struct AnimationRenderer {
         }
         (root, precomps) = Self.compositions(of: animation)
         shapeCache = ShapeCache()
+        rebuildRenderTree()
     }
 
     /// Sum of the versions of all bound providers: it changes whenever any provided value
@@ -112,7 +123,7 @@ public struct AnimationRenderer {
     /// How many times renders evaluated a shape layer's shapes, and how many times they
     /// reused the shapes an earlier render evaluated because neither the frame nor any
     /// provider bound inside them had changed (a provider marks only its own layer dirty).
-    public var shapeEvaluations: (evaluated: Int, reused: Int) { shapeCache.statistics }
+    public var shapeEvaluations: (evaluated: Int, reused: Int) { renderTree == nil ? shapeCache.statistics : renderTreeStatistics }
 
     /// How many buffers offscreen work had to allocate (or grow) since the renderer was made:
     /// it stops growing once every frame's needs have been met once.

@@ -58,20 +58,22 @@ struct LayerCompositor {
                             opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
         guard work.takeLayer() else { return }
         let layer = comp.layers[position]
-        let world = layerMatrix(layer, in: comp, frame: frame).concatenating(compMatrix)
+        let own = renderer.renderTree?.layerMatrix(in: comp, at: position, frame: frame) ?? layerMatrix(layer, in: comp, frame: frame)
+        let world = own.concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
         guard alpha > 0 else { return }
         let masks = layer.masks.filter { $0.mode != .none }
-        let shapes: ShapeTree?
+        let shapes: LayerShapes?
         if case .shape(let items) = layer.kind {
-            let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, budget: renderer.budget)
+            let layerShapes = renderer.layerShapes(of: comp, at: position, items: items, frame: frame)
+            let tree = layerShapes.tree
             work.pathElements += tree.elementCount
             work.paints += tree.ops.count
             if tree.exhausted {
                 renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements "
                                     + "or \(renderer.budget.maxPaints) fills and strokes; the rest are skipped")
             }
-            shapes = tree
+            shapes = layerShapes
         } else {
             shapes = nil
         }
@@ -93,7 +95,7 @@ struct LayerCompositor {
         let layer: Layer
         let position: Int
         let comp: Composition
-        let shapes: ShapeTree?
+        let shapes: LayerShapes?
         let world: Matrix
         let compMatrix: Matrix
         let alpha: Double
@@ -248,7 +250,7 @@ struct LayerCompositor {
     }
 
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
-    private func contentOverlaps(_ layer: Layer, shapes: ShapeTree?) -> Bool {
+    private func contentOverlaps(_ layer: Layer, shapes: LayerShapes?) -> Bool {
         switch layer.kind {
         case .shape: return (shapes?.ops.count ?? 0) > 1
         case .precomp, .text: return true
@@ -256,11 +258,11 @@ struct LayerCompositor {
         }
     }
 
-    mutating func drawContent(_ layer: Layer, shapes: ShapeTree?, frame: Double, into surface: inout Surface, world: Matrix,
+    mutating func drawContent(_ layer: Layer, shapes: LayerShapes?, frame: Double, into surface: inout Surface, world: Matrix,
                               opacity: Double, clip: Clip?, depth: Int) {
         switch layer.kind {
         case .shape:
-            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, cache: renderer.coverageCache)
+            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, renderer: renderer)
         case .solid(let color, let width, let height):
             var path = RasterPath()
             path.addRect(Rect(x: 0, y: 0, width: width, height: height))

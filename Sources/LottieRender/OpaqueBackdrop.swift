@@ -31,8 +31,8 @@ extension LayerCompositor {
             rect = Rect(x: 0, y: 0, width: width, height: height)
             toDevice = world
         case .shape(let items):
-            // The tree is the one the draw that follows uses (the shape cache keeps it).
-            let tree = renderer.shapeCache.shapes(of: comp, at: position, items: items, frame: frame, counted: false)
+            // The tree is the one the draw that follows uses (its render-tree node or the shape cache keeps it).
+            let tree = renderer.layerShapes(of: comp, at: position, items: items, frame: frame, counted: false).tree
             guard let op = tree.ops.last, op.opacity >= 1, op.nodeIDs.count == 1,
                   case .fill(.solid(let color), _) = op.kind, color.premultiplied >> 24 == 255 else { return nil }
             let node = tree.nodes[op.nodeIDs[0]]

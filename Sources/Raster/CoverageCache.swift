@@ -92,6 +92,18 @@ public final class CoverageCache: @unchecked Sendable {
         return made
     }
 
+    /// The coverage kept for `key`, if any, counted as a hit; nothing is made or counted on a miss.
+    func existing(for key: Key) -> Coverage? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = entries[key] else { return nil }
+        clock += 1
+        entry.lastUse = clock
+        entries[key] = entry
+        counts.hits += 1
+        return entry.coverage
+    }
+
     /// Drops the least recently used half of the entries.
     private func evictOldest() {
         let order = entries.sorted { $0.value.lastUse < $1.value.lastUse }

@@ -30,7 +30,7 @@ public struct Surface: @unchecked Sendable {
     /// The pixels drawn since the last clear: outside these rectangles every pixel is `clearValue`.
     public var drawnRegion: PixelRegion { PixelRegion(region) }
     /// Scratch buffers of the rasterizer, reused from fill to fill.
-    private var rasterStorage = Rasterizer.Storage()
+    var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
@@ -38,7 +38,7 @@ public struct Surface: @unchecked Sendable {
     private var bandStorage: [Rasterizer.Storage] = []
 
     @inline(__always)
-    private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+    mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
         if let view { return body(UnsafeMutableBufferPointer(start: view, count: width * height)) }
         return pixels.withUnsafeMutableBufferPointer { body($0) }
     }
@@ -270,13 +270,13 @@ public struct Surface: @unchecked Sendable {
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)) {
-            rasterize(strokeOutline(path, style: style, transform: transform), rule: .nonZero, limit: limit)
+            rasterize(Self.strokeOutline(path, style: style, transform: transform), rule: .nonZero, limit: limit)
         }
         paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
     }
 
     /// The outline of a stroke, in device space.
-    private func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
+    static func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
@@ -284,13 +284,17 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
-    private func drawingLimit(_ clip: Clip?) -> PixelRect {
+    func drawingLimit(_ clip: Clip?) -> PixelRect {
         guard let clip else { return bounds }
         let limit = bounds.intersection(clip.rect)
         return clip.mask.map { limit.intersection($0.rect) } ?? limit
     }
 
-    private static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
+    /// `rasterize`, and the painted region grown, for paints made in other files (`CoverageSlots`).
+    mutating func coverage(of device: Path, rule: FillRule, limit: PixelRect) -> Coverage { rasterize(device, rule: rule, limit: limit) }
+    mutating func notePainted(_ rect: PixelRect) { region.add(rect) }
+
+    static func lookUp(_ cache: CoverageCache?, _ key: @autoclosure () -> CoverageCache.Key,
                                make: () -> Coverage) -> Coverage {
         guard let cache else { return make() }
         return cache.coverage(for: key(), make: make)
@@ -311,7 +315,7 @@ public struct Surface: @unchecked Sendable {
     /// by run: the inside of a shape is stored (opaque) or blended with one precomputed
     /// colour, and only the edge blocks go pixel by pixel. Everything else goes through
     /// `blendRow`, as `referenceFill` does for every row.
-    private mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
+    mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
         guard !coverage.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
@@ -376,7 +380,7 @@ public struct Surface: @unchecked Sendable {
 
     /// Paints one row of `count` pixels from coverage `alpha` (0...255, scaled here by the
     /// clip mask and `opacity`): the per-pixel path every paint can take.
-    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
+    static func blendRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
                                  alpha: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>,
                                  shader: Shader, opacity o: UInt32, clip: ([UInt8], Int)?) {
         if let (values, start) = clip {

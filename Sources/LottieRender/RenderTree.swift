@@ -1,0 +1,288 @@
+import Foundation
+import LottieModel
+import Raster
+
+/// The part of a frame's work that the model decides once, built when the renderer is made
+/// (and again when value providers are rebound): one node per shape layer of every
+/// composition, which knows what its shapes depend on (`ShapeDependence`) and keeps them
+/// evaluated, and a coverage slot per fill and stroke, which keeps what each painted last.
+///
+/// Each frame then re-evaluates only what changes: a node whose items have keyframes is
+/// evaluated once per frame; one driven only by providers, when a provider's version moves
+/// (a provider change dirties its own node and no other); one with neither, never again. A
+/// paint whose outline and transform are those of the frame before is painted from its
+/// slot. The per-frame walk (`ShapeCache`, `CoverageCache`) stays as the reference that
+/// `AnimationRenderer.usesRenderTree = false` selects; tests compare the two byte for byte.
+final class RenderTree: @unchecked Sendable {
+    private let rootNodes: [ShapeLayerNode?]
+    private let precompNodes: [String: [ShapeLayerNode?]]
+    private let rootChains: [LayerChain]
+    private let precompChains: [String: [LayerChain]]
+    /// The last coverage of every fill and stroke of every node.
+    let slots = CoverageSlots()
+
+    init(root: Composition, precomps: [String: Composition]) {
+        var nextSlot = 0
+        func nodes(_ comp: Composition) -> [ShapeLayerNode?] {
+            comp.layers.map { layer in
+                guard case .shape(let items) = layer.kind else { return nil }
+                let node = ShapeLayerNode(items: items, firstSlot: nextSlot)
+                nextSlot += node.slotCount
+                return node
+            }
+        }
+        rootNodes = nodes(root)
+        rootChains = LayerChain.chains(of: root)
+        var byID: [String: [ShapeLayerNode?]] = [:]
+        var chainsByID: [String: [LayerChain]] = [:]
+        for id in precomps.keys.sorted() {
+            byID[id] = nodes(precomps[id]!)
+            chainsByID[id] = LayerChain.chains(of: precomps[id]!)
+        }
+        precompNodes = byID
+        precompChains = chainsByID
+    }
+
+    /// The matrix of the layer at `position` in `comp` to the composition's space, through
+    /// its parents, as `LayerCompositor.layerMatrix` computes it: kept when no transform on
+    /// the way varies, else computed from the parents' positions found once.
+    func layerMatrix(in comp: Composition, at position: Int, frame: Double) -> Matrix? {
+        let chains = comp.id.map { precompChains[$0] ?? [] } ?? rootChains
+        guard position < chains.count else { return nil }
+        let chain = chains[position]
+        if let still = chain.still { return still }
+        return chain.matrix(in: comp, frame: frame)
+    }
+
+    /// The node of the shape layer at `position` in `comp`.
+    func node(in comp: Composition, at position: Int) -> ShapeLayerNode? {
+        let nodes = comp.id.map { precompNodes[$0] ?? [] } ?? rootNodes
+        return position < nodes.count ? nodes[position] : nil
+    }
+
+    /// Every node, root composition first (for statistics and tests).
+    var allNodes: [ShapeLayerNode] {
+        (rootNodes + precompNodes.keys.sorted().flatMap { precompNodes[$0]! }).compactMap { $0 }
+    }
+}
+
+/// A layer and its parents, found once: their positions, and the layer's matrix when no
+/// transform among them varies.
+struct LayerChain {
+    /// The layer's position, then its parent's, and so on (at most 64 hops, as
+    /// `LayerCompositor.layerMatrix` follows them).
+    let positions: [Int]
+    /// The matrix, when every transform of the chain is constant.
+    private(set) var still: Matrix?
+
+    init(position: Int, in comp: Composition) {
+        var positions = [position]
+        var current = comp.layers[position]
+        var hops = 0
+        while let parentIndex = current.parent, let parent = comp.position(ofIndex: parentIndex), hops < 64 {
+            positions.append(parent)
+            current = comp.layers[parent]
+            hops += 1
+        }
+        self.positions = positions
+        let constant = positions.allSatisfy { Self.isConstant(comp.layers[$0].transform) }
+        still = nil
+        if constant { still = matrix(in: comp, frame: 0) }
+    }
+
+    static func chains(of comp: Composition) -> [LayerChain] {
+        comp.layers.indices.map { LayerChain(position: $0, in: comp) }
+    }
+
+    /// The same product as `LayerCompositor.layerMatrix`, in the same order.
+    func matrix(in comp: Composition, frame: Double) -> Matrix {
+        let first = comp.layers[positions[0]]
+        var matrix = first.transform.matrix(at: frame, autoOrient: first.autoOrient)
+        for p in positions.dropFirst() {
+            matrix = matrix.concatenating(comp.layers[p].transform.matrix(at: frame, autoOrient: comp.layers[p].autoOrient))
+        }
+        return matrix
+    }
+
+    /// No keyframes and no provider on any of the transform's properties.
+    static func isConstant(_ t: LottieModel.Transform) -> Bool {
+        func still<V>(_ p: Animated<V>) -> Bool { p.keyframes.count <= 1 && p.provider == nil }
+        return !t.position.isAnimated && still(t.anchor) && still(t.scale) && still(t.rotation) && still(t.opacity)
+            && still(t.skew) && still(t.skewAxis)
+    }
+}
+
+/// One shape layer of the render tree: its shapes as last evaluated, and what they depend on.
+final class ShapeLayerNode: @unchecked Sendable {
+    let items: [ShapeItem]
+    let dependence: ShapeDependence
+    /// The coverage slots of its fills and strokes: `firstSlot ..< firstSlot + slotCount`, one
+    /// per style item of the file (paints past them, made by a repeater's copies, have none).
+    let firstSlot: Int
+    let slotCount: Int
+
+    private let lock = NSLock()
+    private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
+    /// Counts as `ShapeCache` keeps them: a look-ahead's evaluation is counted at the first
+    /// counted use.
+    private var counts = (evaluated: 0, reused: 0)
+    private var uncounted = false
+
+    init(items: [ShapeItem], firstSlot: Int) {
+        self.items = items
+        dependence = ShapeDependence(items: items)
+        self.firstSlot = firstSlot
+        slotCount = Self.styleCount(items, depth: 0)
+    }
+
+    /// How many times its shapes were evaluated, and how many times they were reused.
+    var statistics: (evaluated: Int, reused: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+
+    /// The shapes at `frame`: those evaluated before when nothing they depend on changed
+    /// since. A look-ahead (`counted: false`) is left out of the statistics.
+    func shapes(at frame: Double, budget: RenderBudget, counted: Bool = true) -> PreparedShapes {
+        // Versions are read before evaluating: a provider changed meanwhile leaves an older
+        // version, which the next frame evaluates again.
+        let versions = dependence.providers.map(\.version)
+        lock.lock()
+        if let last, last.versions == versions, !dependence.frame || last.frame == frame {
+            if counted {
+                if uncounted { counts.evaluated += 1 } else { counts.reused += 1 }
+                uncounted = false
+            }
+            lock.unlock()
+            return last.shapes
+        }
+        lock.unlock()
+        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget), node: self)
+        lock.lock()
+        last = (frame, versions, shapes)
+        if counted { counts.evaluated += 1 }
+        uncounted = !counted
+        lock.unlock()
+        return shapes
+    }
+
+    /// Fills and strokes among `items`, at any depth.
+    private static func styleCount(_ items: [ShapeItem], depth: Int) -> Int {
+        guard depth < 64 else { return 0 }
+        return items.reduce(0) { count, item in
+            switch item.kind {
+            case .group(let children): return count + styleCount(children, depth: depth + 1)
+            case .fill, .stroke, .gradientFill, .gradientStroke: return count + 1
+            default: return count
+            }
+        }
+    }
+}
+
+/// A shape layer's shapes evaluated at one frame, with each paint's shapes joined into the
+/// one path it fills or strokes: kept by a node, they are joined once, not every frame.
+struct PreparedShapes {
+    let tree: ShapeTree
+    /// For each of `tree.ops`, its shapes in its own space.
+    let paths: [RasterPath]
+    /// The node whose slots keep the paints' coverage.
+    let node: ShapeLayerNode
+
+    init(tree: ShapeTree, node: ShapeLayerNode) {
+        self.tree = tree
+        self.node = node
+        paths = tree.ops.map { tree.joinedPath(of: $0) }
+    }
+
+    /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
+    /// slot must make is looked up in the shared `cache` first (another instance of a
+    /// precomp, or an earlier turn of a loop, may have drawn it).
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, slots: CoverageSlots,
+              cache: CoverageCache?) {
+        let ops = tree.ops
+        for index in ops.indices.reversed() {
+            let op = ops[index]
+            let alpha = op.opacity * opacity
+            guard alpha > 0, !op.nodeIDs.isEmpty, !paths[index].isEmpty else { continue }
+            let toDevice = op.matrix.concatenating(layerMatrix)
+            // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
+            let slot = index < node.slotCount ? node.firstSlot + index : -1
+            switch op.kind {
+            case .fill(let paint, let rule):
+                surface.fill(paths[index], transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, slots: slots,
+                             slot: slot, cache: cache)
+            case .stroke(let paint, let style):
+                surface.stroke(paths[index], transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, slots: slots,
+                               slot: slot, cache: cache)
+            }
+        }
+    }
+}
+
+extension ShapeTree {
+    /// The shapes `op` paints joined into one path in the op's space, as `draw` joins them.
+    func joinedPath(of op: DrawOp) -> RasterPath {
+        var path = RasterPath()
+        for id in op.nodeIDs {
+            let node = nodes[id]
+            if node.matrix == op.matrix {
+                path.append(node.path)
+            } else if let inverse = op.matrix.inverted() {
+                path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
+            }
+        }
+        return path
+    }
+}
+
+/// A shape layer's shapes as `LayerCompositor` passes them around: the evaluated tree and,
+/// on the render tree's path, the prepared paints that draw it.
+struct LayerShapes {
+    let tree: ShapeTree
+    let prepared: PreparedShapes?
+
+    var ops: [DrawOp] { tree.ops }
+
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer) {
+        if let prepared, let renderTree = renderer.renderTree {
+            prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: renderTree.slots,
+                          cache: renderer.coverageCache)
+        } else {
+            tree.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, cache: renderer.coverageCache)
+        }
+    }
+}
+
+extension AnimationRenderer {
+    /// The shapes of the shape layer at `position` in `comp` at `frame`: from its render-tree
+    /// node, or evaluated through the shape cache when the tree is off (the reference).
+    func layerShapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true) -> LayerShapes {
+        if let renderTree, let node = renderTree.node(in: comp, at: position) {
+            let prepared = node.shapes(at: frame, budget: budget, counted: counted)
+            return LayerShapes(tree: prepared.tree, prepared: prepared)
+        }
+        let tree = shapeCache.shapes(of: comp, at: position, items: items, frame: frame, counted: counted, budget: budget)
+        return LayerShapes(tree: tree, prepared: nil)
+    }
+
+    /// How many times the render tree's nodes evaluated their shapes, node by node (root
+    /// composition first, then precomps by id); empty when the tree is off.
+    var renderTreeEvaluations: [Int] { renderTree?.allNodes.map(\.statistics.evaluated) ?? [] }
+
+    /// Evaluations and reuses of shapes, summed over the render tree's nodes.
+    var renderTreeStatistics: (evaluated: Int, reused: Int) {
+        (renderTree?.allNodes ?? []).reduce((0, 0)) { sum, node in
+            let s = node.statistics
+            return (sum.0 + s.evaluated, sum.1 + s.reused)
+        }
+    }
+
+    /// Makes the render tree anew from the compositions (after providers were rebound), or
+    /// drops it when `usesRenderTree` is off.
+    mutating func rebuildRenderTree() {
+        renderTree = usesRenderTree ? RenderTree(root: root, precomps: precomps) : nil
+    }
+
+    /// How many paints of the render tree reused their slot's coverage, and how many did not.
+    public var slotReuse: (hits: Int, misses: Int) { renderTree?.slots.statistics ?? (0, 0) }
+}

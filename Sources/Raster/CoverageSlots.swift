@@ -1,0 +1,248 @@
+import Foundation
+
+/// The last coverage of each paint of a render tree, kept by the paint's own number (its
+/// slot) rather than found by content in a shared table: a fill or stroke drawn again as
+/// before (the same outline, transform, rule or stroke, and limit) is painted from it.
+///
+/// A paint that found nothing in its slot twice running, nor in the shared cache on its
+/// last two makes, is a shape that keeps changing (it moves, or its outline is animated,
+/// and does not come back): it is then painted straight from the rasterizer's sweep, with
+/// no coverage built, looked up or kept, and only what it was is remembered. When it comes
+/// back unchanged (an animation holding still), its coverage is built and kept again; and
+/// every fourth such paint is made and offered to the shared cache anyway, so that shapes
+/// an animation shows again later (a loop) are found there once more. A slot keeps a few entries, so that the bands of a threaded frame
+/// (each with its own limit) and the instances of a precomp shown several times do not
+/// push each other out.
+///
+/// The whole store is bounded by `byteLimit`: past it, new coverage is used but not kept.
+/// A lock keeps it safe when one renderer draws on several threads.
+public final class CoverageSlots: @unchecked Sendable {
+    /// What identifies one coverage: the same as `CoverageCache.Key`.
+    typealias Key = CoverageCache.Key
+
+    private struct Entry {
+        let key: Key
+        /// Nil when the paint was painted straight from the sweep.
+        var coverage: Coverage?
+        var size: Int
+    }
+
+    private struct Slot {
+        /// Least recently used first.
+        var entries: [Entry] = []
+        /// Whether the slot's last use found nothing.
+        var missed = false
+        /// Makes running that the shared cache could not serve.
+        var sharedMisses = 0
+        /// Paints that could have been swept, every fourth of which is made instead.
+        var sweeps = 0
+    }
+
+    /// What a paint does with its slot.
+    enum Use {
+        /// Paint this coverage, kept from before.
+        case reuse(Coverage)
+        /// Make the coverage and `keep` it.
+        case make
+        /// The shape keeps changing: paint it straight from the sweep.
+        case sweep
+    }
+
+    /// Entries per slot: the bands of a frame drawn on a few threads, a few instances each.
+    static let entriesPerSlot = 8
+
+    public let byteLimit: Int
+    private let lock = NSLock()
+    private var slots: [Slot] = []
+    private var bytes = 0
+    private var counts = (hits: 0, misses: 0)
+
+    /// A store that keeps at most `byteLimit` bytes of coverage.
+    public init(byteLimit: Int = 8 << 20) {
+        self.byteLimit = max(0, byteLimit)
+    }
+
+    /// How many paints reused their slot's coverage, and how many did not.
+    public var statistics: (hits: Int, misses: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+
+    /// Bytes of coverage held.
+    public var bytesHeld: Int {
+        lock.lock(); defer { lock.unlock() }
+        return bytes
+    }
+
+    /// What the paint `key` in `slot` does: reuse the coverage kept; make it (a shape new to
+    /// the slot, one that held still since it was swept, or one the shared cache served
+    /// lately); or, when `mayPaintDirectly` and the shape keeps changing, paint it from the sweep.
+    func use(slot: Int, for key: Key, mayPaintDirectly: Bool) -> Use {
+        guard slot >= 0 else { return .make }
+        lock.lock()
+        defer { lock.unlock() }
+        if slot >= slots.count { slots += Array(repeating: Slot(), count: slot + 1 - slots.count) }
+        if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
+            let entry = slots[slot].entries.remove(at: index)
+            slots[slot].entries.append(entry)
+            slots[slot].missed = false
+            if let coverage = entry.coverage {
+                counts.hits += 1
+                return .reuse(coverage)
+            }
+            counts.misses += 1
+            return .make
+        }
+        counts.misses += 1
+        let changing = slots[slot].missed
+        slots[slot].missed = true
+        guard changing, mayPaintDirectly, slots[slot].sharedMisses >= 2 else { return .make }
+        slots[slot].sweeps &+= 1
+        if slots[slot].sweeps % 4 == 0 { return .make }
+        // Only the latest swept shape of a limit is remembered; its path counts against the limit.
+        for (i, entry) in slots[slot].entries.enumerated().reversed() where entry.coverage == nil && entry.key.limit == key.limit {
+            bytes -= slots[slot].entries.remove(at: i).size
+        }
+        let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
+        if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: slot) }
+        return .sweep
+    }
+
+    /// Tells whether the shared cache served the coverage a paint in `slot` made.
+    func noteShared(slot: Int, found: Bool) {
+        guard slot >= 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard slot < slots.count else { return }
+        slots[slot].sharedMisses = found ? 0 : min(slots[slot].sharedMisses + 1, 1 << 20)
+    }
+
+    /// Keeps `coverage` for `key` in `slot` (unless the store is full).
+    func keep(slot: Int, for key: Key, _ coverage: Coverage) {
+        guard slot >= 0 else { return }
+        let size = coverage.memorySize + key.path.elements.count * MemoryLayout<Path.Element>.stride
+        lock.lock()
+        defer { lock.unlock() }
+        guard slot < slots.count else { return }
+        if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
+            bytes -= slots[slot].entries.remove(at: index).size
+        }
+        guard bytes + size <= byteLimit else { return }
+        insert(Entry(key: key, coverage: coverage, size: size), into: slot)
+    }
+
+    /// Appends `entry` as the slot's most recent, dropping its least recent past the limit.
+    private func insert(_ entry: Entry, into slot: Int) {
+        if slots[slot].entries.count >= Self.entriesPerSlot { bytes -= slots[slot].entries.removeFirst().size }
+        slots[slot].entries.append(entry)
+        bytes += entry.size
+    }
+}
+
+extension Surface {
+    /// `fill` with its coverage kept in `slot` of `slots` (see `CoverageSlots`); coverage to
+    /// be made and kept is looked up in `cache` first, when there is one. A solid fill that
+    /// keeps changing is painted from the sweep. The same pixels as `fill`.
+    public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero, paint: Paint,
+                              opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?) {
+        guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
+        let shader = Shader(paint: paint, pathToDevice: transform)
+        guard !shader.isEmpty else { return }
+        let limit = drawingLimit(clip)
+        let key = CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)
+        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
+            path.transformed(by: transform)
+        }
+    }
+
+    /// `stroke` with its coverage kept in `slot` of `slots`, as `fill(…slots:slot:cache:)`.
+    public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle, paint: Paint,
+                                opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?) {
+        guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
+        let shader = Shader(paint: paint, pathToDevice: transform)
+        guard !shader.isEmpty else { return }
+        let limit = drawingLimit(clip)
+        let key = CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)
+        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
+            Self.strokeOutline(path, style: style, transform: transform)
+        }
+    }
+
+    /// Paints the shape of `key` (`device`: its outline in device space, filled by the key's
+    /// rule, or non-zero for a stroke) through its slot.
+    private mutating func paintThroughSlot(_ key: CoverageCache.Key, slots: CoverageSlots, slot: Int, cache: CoverageCache?, shader: Shader,
+                                           opacity: Double, clip: Clip?, device: () -> Path) {
+        var rule = FillRule.nonZero
+        if case .fill(let r) = key.kind { rule = r }
+        // Only one colour paints the same pixels however a row is cut into runs (a gradient
+        // steps along the row from where a run starts).
+        let direct = shader.solidColor != nil
+        switch slots.use(slot: slot, for: key, mayPaintDirectly: direct) {
+        case .reuse(let coverage):
+            paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
+        case .make:
+            var made = false
+            let coverage = Self.lookUp(cache, key) { () -> Coverage in
+                made = true
+                return self.coverage(of: device(), rule: rule, limit: key.limit)
+            }
+            slots.noteShared(slot: slot, found: !made)
+            slots.keep(slot: slot, for: key, coverage)
+            paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
+        case .sweep:
+            // A shape the shared cache holds (one shown before, as a loop does) is not swept.
+            if let found = cache?.existing(for: key) {
+                slots.noteShared(slot: slot, found: true)
+                slots.keep(slot: slot, for: key, found)
+                paintCoverage(found, shader: shader, opacity: opacity, clip: clip)
+            } else {
+                paintSwept(device(), rule: rule, limit: key.limit, shader: shader, opacity: opacity, clip: clip)
+            }
+        }
+    }
+
+    /// Rasterizes a device-space path within `limit` and paints it run by run as the sweep
+    /// finds them, with no coverage kept: each run goes through `blendRow`, as in
+    /// `referenceFill`, so the pixels are those of painting its coverage.
+    mutating func paintSwept(_ device: Path, rule: FillRule, limit: PixelRect, shader: Shader, opacity: Double, clip: Clip?) {
+        let o = PixelMath.alpha(Float(opacity))
+        guard o > 0, let pathBounds = device.bounds,
+              var rasterizer = Rasterizer(bounds: pathBounds, limit: limit, storage: &rasterStorage) else { return }
+        defer { rasterizer.finish(into: &rasterStorage) }
+        rasterizer.add(device)
+        let (w, ox, oy) = (width, originX, originY)
+        let clipMask = clip?.mask
+        var constant = [UInt8](repeating: 0, count: rasterizer.width + 1)
+        var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
+        // The rows and columns painted, as plain integers: a rectangle grown run by run in a
+        // closure would be checked for exclusive access on every run.
+        var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
+        withPixels { px in
+            constant.withUnsafeMutableBufferPointer { constant in
+                colors.withUnsafeMutableBufferPointer { colors in
+                    let (pixels, shades, full) = (px.baseAddress!, colors.baseAddress!, constant.baseAddress!)
+                    rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
+                        let x = x0 + start
+                        full.update(repeating: a, count: count)
+                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
+                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
+                    }, varying: { y, x0, start, count, alpha in
+                        let x = x0 + start
+                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
+                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
+                    })
+                }
+            }
+        }
+        if left < right { notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+    }
+
+    /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.
+    @inline(__always)
+    private static func clipRow(_ mask: Mask?, y: Int, x: Int) -> ([UInt8], Int)? {
+        guard let mask else { return nil }
+        return (mask.values, (y - mask.originY) * mask.width + (x - mask.originX))
+    }
+}

@@ -1,0 +1,83 @@
+import Raster
+import XCTest
+
+/// Paints drawn through coverage slots — reused, made and kept, or painted straight from the
+/// sweep when the shape changed — leave exactly the pixels of a plain fill or stroke.
+final class CoverageSlotTests: XCTestCase {
+    func ellipse(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path {
+        var p = Path()
+        p.addEllipse(in: Rect(x: x, y: y, width: w, height: h))
+        return p
+    }
+
+    func testSlotsDrawTheSamePixelsAsPlainPaints() {
+        let (w, h) = (150, 90)
+        let gradient = Paint.gradient(.linear(start: Point(0, 0), end: Point(60, 30),
+                                              stops: [GradientStop(offset: 0, color: .white), GradientStop(offset: 1, color: Color(r: 0.2, g: 0.4, b: 1, a: 0.7))]),
+                                      .identity)
+        let masked = Clip(rect: PixelRect(x0: 5, y0: 5, x1: 140, y1: 80), mask: Mask(width: w, height: h, value: 200))
+        let paints: [(Paint, Clip?)] = [(.solid(Color(r: 1, g: 0, b: 0, a: 1)), nil), (.solid(Color(r: 0, g: 1, b: 0, a: 0.6)), nil),
+                                        (gradient, nil), (.solid(Color(r: 0, g: 0, b: 1, a: 1)), masked)]
+        let slots = CoverageSlots()
+        var slotted = Surface(width: w, height: h)
+        var plain = Surface(width: w, height: h)
+        var style = StrokeStyle()
+        style.width = 3
+        // Frames: a shape moves (swept), holds still twice (made, then reused), moves again.
+        let positions: [Double] = [0, 7.3, 7.3, 7.3, 19.6, 31.1, 31.1]
+        for (frame, dx) in positions.enumerated() {
+            for (slot, (paint, clip)) in paints.enumerated() {
+                let path = ellipse(10 + dx + Double(slot) * 12, 12 + Double(slot) * 9, 50.5, 31.25)
+                let transform = Transform.scale(1.1, 0.9)
+                let cache: CoverageCache? = slot == 3 && frame % 2 == 0 ? CoverageCache() : nil
+                slotted.fill(path, transform: transform, rule: .evenOdd, paint: paint, opacity: 0.8, clip: clip, slots: slots,
+                             slot: slot, cache: cache)
+                plain.fill(path, transform: transform, rule: .evenOdd, paint: paint, opacity: 0.8, clip: clip)
+                slotted.stroke(path, transform: transform, style: style, paint: paint, clip: clip, slots: slots, slot: 10 + slot, cache: nil)
+                plain.stroke(path, transform: transform, style: style, paint: paint, clip: clip)
+            }
+            let differing = zip(slotted.pixels, plain.pixels).filter { $0 != $1 }.count
+            XCTAssertEqual(differing, 0, "frame \(frame)")
+            XCTAssertEqual(slotted.painted, plain.painted, "frame \(frame)")
+        }
+        XCTAssertTrue(plain.pixels.contains { $0 != 0 })
+        // With no shared cache to serve them, a solid paint is made at frames 0 and 1 (kept),
+        // reused at 2 and 3, made at 4, swept at 5 (changed twice running, the cache missed
+        // twice), made at 6 (held still): two reuses each of 6 paints. A gradient is never
+        // swept: reused at 2, 3 and 6, three each of 2 paints.
+        XCTAssertEqual(slots.statistics.hits, 6 * 2 + 2 * 3)
+        XCTAssertEqual(slots.statistics.misses, 8 * positions.count - 18)
+        XCTAssertGreaterThan(slots.bytesHeld, 0)
+    }
+
+    /// Past its byte limit the store keeps nothing more: paints still draw, from new coverage.
+    func testAFullStoreKeepsNothingMore() {
+        let slots = CoverageSlots(byteLimit: 0)
+        var s = Surface(width: 40, height: 40)
+        for _ in 0..<3 {
+            s.fill(ellipse(5, 5, 30, 30), paint: .solid(.white), slots: slots, slot: 0, cache: nil)
+        }
+        XCTAssertEqual(slots.statistics.hits, 0)
+        XCTAssertEqual(slots.bytesHeld, 0)
+        XCTAssertEqual(s.pixels[20 * 40 + 20], 0xFFFF_FFFF)
+    }
+
+    /// Whatever is drawn through them, the slots hold no more than their byte limit, the
+    /// shapes remembered without coverage included.
+    func testSlotsStayWithinTheirByteLimit() {
+        let slots = CoverageSlots(byteLimit: 6000)
+        var slotted = Surface(width: 120, height: 120)
+        var plain = Surface(width: 120, height: 120)
+        for frame in 0..<40 {
+            for slot in 0..<12 {
+                let still = slot % 3 == 0
+                let path = ellipse(Double(slot * 7) + (still ? 0 : Double(frame) * 0.7), Double(slot * 5), 40, 25)
+                slotted.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)), slots: slots, slot: slot, cache: nil)
+                plain.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)))
+                XCTAssertLessThanOrEqual(slots.bytesHeld, 6000)
+            }
+        }
+        XCTAssertEqual(slotted.pixels, plain.pixels)
+        XCTAssertGreaterThan(slots.bytesHeld, 0)
+    }
+}
