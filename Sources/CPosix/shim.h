@@ -1,8 +1,5 @@
-// sched_getaffinity and CPU_COUNT are GNU extensions.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <sched.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <stdint.h>
@@ -38,9 +35,13 @@ static const uint32_t buoy_epoll_rdhup = EPOLLRDHUP;
 static inline int buoy_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 /// How many CPUs this process may run on (its affinity mask); 1 if that cannot be read.
+/// The raw system call, not glibc's sched_getaffinity: that needs _GNU_SOURCE, and defining it
+/// in this module makes its system headers disagree with other modules' (fd_set in CDispatch).
 static inline int buoy_cpus_allowed(void) {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    int n = CPU_COUNT(&set);
+    unsigned long mask[16] = { 0 };  /* 1024 CPUs */
+    long bytes = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+    if (bytes <= 0) return 1;
+    int n = 0;
+    for (long i = 0; i < bytes / (long)sizeof mask[0]; i++) n += __builtin_popcountl(mask[i]);
     return n > 0 ? n : 1;
 }
