@@ -1,3 +1,8 @@
+// sched_getaffinity and CPU_COUNT are GNU extensions.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <stdint.h>
@@ -31,3 +36,11 @@ static const uint32_t buoy_epoll_hup = EPOLLHUP;
 static const uint32_t buoy_epoll_rdhup = EPOLLRDHUP;
 
 static inline int buoy_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/// How many CPUs this process may run on (its affinity mask); 1 if that cannot be read.
+static inline int buoy_cpus_allowed(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}

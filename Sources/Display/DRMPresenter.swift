@@ -23,7 +23,6 @@ public final class DRMPresenter: Presenter {
     private var mode: drmModeModeInfo
     private var savedCrtc: drmModeCrtcPtr?
     private var buffers: [DumbBuffer] = []
-    private var bufferVersions: [UInt64?] = [nil, nil]
     private var front = 0
     private var modeSet = false
     private var flipPending = false
@@ -52,6 +51,8 @@ public final class DRMPresenter: Presenter {
         var pitch: Int
         var size: Int
         var map: UnsafeMutableRawPointer
+        /// The mapping as pixels, and what picture it holds.
+        var panel: PanelBuffer
     }
 
     /// Opens `device`, or the first card with a connected display when nil.
@@ -262,7 +263,13 @@ public final class DRMPresenter: Presenter {
             throw DisplayError(device: device, reason: "cannot map a dumb buffer", errno: errno)
         }
         memset(map, 0, Int(size))
-        return DumbBuffer(handle: handle, fb: fb, pitch: Int(pitch), size: Int(size), map: map)
+        guard let view = PixelBufferView(base: map, bytesPerRow: Int(pitch), width: width, height: height, format: format, byteCount: Int(size)) else {
+            munmap(map, Int(size))
+            drmModeRmFB(fd, fb)
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw DisplayError(device: device, reason: "the driver gave a \(width)x\(height) dumb buffer of pitch \(pitch) and \(size) bytes, too small")
+        }
+        return DumbBuffer(handle: handle, fb: fb, pitch: Int(pitch), size: Int(size), map: map, panel: PanelBuffer(view: view))
     }
 
     public func nextPresentationTime() -> Double {
@@ -295,16 +302,14 @@ public final class DRMPresenter: Presenter {
     public func queue(_ surface: Surface, version: UInt64) throws -> Presentation? {
         guard !closed else { throw DisplayError(device: device, reason: "display is closed") }
         guard !flipPending else { throw DisplayError(device: device, reason: "a page flip is still pending") }
-        // Draw into the back buffer while the front one is on screen; a buffer that already
-        // holds this picture is flipped as it is.
+        // Draw into the back buffer while the front one is on screen: only what differs from
+        // the picture it holds (two frames ago); a buffer that already holds this picture is
+        // flipped as it is.
         let back = modeSet ? 1 - front : front
-        let buffer = buffers[back]
         let writeStart = Monotonic.now()
-        let firstWrite = bufferVersions[back] == nil  // faults the mapping in: no guide
-        if version == .max || bufferVersions[back] != version {
-            PanelConversion.write(surface, rotation: rotation, to: buffer.map, stride: buffer.pitch, format: format)
-            bufferVersions[back] = version
-        }
+        let firstWrite = !buffers[back].panel.holdsPicture  // faults the mapping in: no guide
+        buffers[back].panel.show(surface, version: version, rotation: rotation)
+        let buffer = buffers[back]
         // Up at once, down slowly (a prediction that falls short shows the frame late); a
         // buffer that already holds the picture takes nothing.
         let took = Monotonic.now() - writeStart

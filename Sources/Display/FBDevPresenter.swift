@@ -25,6 +25,8 @@ public final class FBDevPresenter: Presenter {
     private var variable: fb_var_screeninfo
     private let canPan: Bool
     private var page = 0
+    /// The pages of the mapping (two when panning flips between them) and what each holds.
+    private var pages: [PanelBuffer]
     private var lastPresent: Double?
     private let console: ConsoleMode?
 
@@ -77,6 +79,19 @@ public final class FBDevPresenter: Presenter {
         format = pixelFormat
         variable = v
         canPan = Int(v.yres_virtual) >= 2 * Int(v.yres) && stride * Int(v.yres) * 2 <= size
+        // A mapping too small for a page (or a pitch shorter than a row) would be written past its end.
+        let (pitch, rows, pageCount) = (Int(f.line_length), Int(v.yres), canPan ? 2 : 1)
+        var views: [PixelBufferView] = []
+        for page in 0..<pageCount {
+            guard let view = PixelBufferView(base: m + page * pitch * rows, bytesPerRow: pitch, width: Int(v.xres), height: rows,
+                                             format: pixelFormat, byteCount: size - page * pitch * rows) else {
+                munmap(m, size)
+                Glibc.close(fd)
+                throw DisplayError(device: device, reason: "the framebuffer mapping (\(size) bytes, \(pitch) bytes a row) does not hold a \(v.xres)x\(v.yres) screen")
+            }
+            views.append(view)
+        }
+        pages = views.map { PanelBuffer(view: $0) }
         // pixclock is picoseconds per pixel; the refresh follows from the whole frame timing.
         let total = Double(Int(v.xres) + Int(v.left_margin) + Int(v.right_margin) + Int(v.hsync_len))
             * Double(Int(v.yres) + Int(v.upper_margin) + Int(v.lower_margin) + Int(v.vsync_len))
@@ -106,7 +121,8 @@ public final class FBDevPresenter: Presenter {
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let expected = nextPresentationTime()
         let target = canPan ? 1 - page : 0
-        PanelConversion.write(surface, rotation: rotation, to: map + target * stride * panelHeight, stride: stride, format: format)
+        // Only what differs from the picture the page holds is rewritten.
+        pages[target].show(surface, version: version, rotation: rotation)
         if !hasVsync {
             // No vblank to wait for: the timer stands in for it, so the frame shows at its time.
             let now = Monotonic.now()

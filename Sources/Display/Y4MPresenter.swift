@@ -15,6 +15,8 @@ public final class Y4MPresenter: Presenter {
     private let path: String
     private var sequence = 0
     private var headerWritten = false
+    /// A stretch of one plane on its way out, kept from one frame to the next.
+    private var chunk: [UInt8] = []
 
     /// `width` × `height`: the video's (the panel); rendering is at that size turned by `rotate`.
     public init(path: String, width: Int, height: Int, fps: Double = 60, rotate: Rotation = .none) throws {
@@ -54,23 +56,47 @@ public final class Y4MPresenter: Presenter {
         }
         out.append(contentsOf: Array("FRAME\n".utf8))
         let panel = PanelConversion.panelSurface(surface, rotation: rotation)
-        let n = panelWidth * panelHeight
-        var planes = [UInt8](repeating: 0, count: n * 3)
-        for i in 0..<n {
-            // Premultiplied colour is the picture over black.
-            let p = panel.pixels[i]
-            let r = Double((p >> 16) & 0xff), g = Double((p >> 8) & 0xff), b = Double(p & 0xff)
-            planes[i] = UInt8(max(16, min(235, 16 + 0.257 * r + 0.504 * g + 0.098 * b + 0.5)))
-            planes[n + i] = UInt8(max(16, min(240, 128 - 0.148 * r - 0.291 * g + 0.439 * b + 0.5)))
-            planes[2 * n + i] = UInt8(max(16, min(240, 128 + 0.439 * r - 0.368 * g - 0.071 * b + 0.5)))
-        }
-        out.append(contentsOf: planes)
-        do { try handle.write(contentsOf: out) } catch {
+        do {
+            try handle.write(contentsOf: out)
+            // Plane by plane, in chunks: a frame's three planes are never held at once.
+            for plane in 0..<3 { try writePlane(plane, of: panel) }
+        } catch {
             throw DisplayError(device: "y4m:\(path)", reason: "write failed: \(error.localizedDescription)")
         }
         let time = nextPresentationTime()
         sequence += 1
         return Presentation(time: time, missed: 0)
+    }
+
+    /// Writes plane 0 (Y), 1 (Cb) or 2 (Cr) of `panel`, BT.601 limited range, through a buffer
+    /// of at most 64 KiB kept across frames.
+    private func writePlane(_ plane: Int, of panel: Surface) throws {
+        let n = panel.width * panel.height
+        var chunk = self.chunk
+        self.chunk = []
+        defer { self.chunk = chunk }
+        var start = 0
+        while start < n {
+            let count = min(n - start, 1 << 16)
+            if chunk.count != count { chunk = [UInt8](repeating: 0, count: count) }
+            panel.pixels.withUnsafeBufferPointer { pixels in
+                chunk.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<count { out[i] = Self.component(plane, of: pixels[start + i]) }
+                }
+            }
+            try handle.write(contentsOf: chunk)
+            start += count
+        }
+    }
+
+    /// Y (plane 0), Cb (1) or Cr (2) of a premultiplied pixel: the picture over black.
+    @inline(__always) private static func component(_ plane: Int, of p: UInt32) -> UInt8 {
+        let r = Double((p >> 16) & 0xff), g = Double((p >> 8) & 0xff), b = Double(p & 0xff)
+        switch plane {
+        case 0: return UInt8(max(16, min(235, 16 + 0.257 * r + 0.504 * g + 0.098 * b + 0.5)))
+        case 1: return UInt8(max(16, min(240, 128 - 0.148 * r - 0.291 * g + 0.439 * b + 0.5)))
+        default: return UInt8(max(16, min(240, 128 + 0.439 * r - 0.368 * g - 0.071 * b + 0.5)))
+        }
     }
 
     public func close() { if path != "-" { try? handle.close() } }

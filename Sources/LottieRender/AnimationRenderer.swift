@@ -40,6 +40,10 @@ public struct AnimationRenderer {
     /// the same pixels as one thread. Value providers are then read from several threads at
     /// once, so they must be safe to read concurrently.
     public var threads = 1
+    /// The threads besides the caller's that draw bands, kept from frame to frame.
+    let bandWorkers = BandWorkers()
+    /// Where frames are cut into bands, balanced from frame to frame.
+    let bandLayout = BandLayout()
     /// What the last `renderIfChanged` drew.
     private var lastDrawn: (content: ContentKey, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
 
@@ -147,48 +151,21 @@ public struct AnimationRenderer {
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
         let covered = backdrop(frame: frame, viewport: viewport)
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
-        let bands = Self.bands(of: surface.bounds, count: threads)
-        guard bands.count > 1 else {
+        guard threads > 1, surface.bounds.height >= 2 * BandLayout.minimumRows else {
             drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: surface.bounds)
             return
         }
-        // Each band is a view over the frame's own rows: no copy afterwards.
-        let whole = surface.bounds
-        surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
-            let shared = BandWork(renderer: self, parts: parts)
-            DispatchQueue.concurrentPerform(iterations: parts.count) { i in
-                shared.renderer.drawCleared(frame: frame, into: &shared.parts[i], matrix: matrix, background: background,
-                                            covered: covered, whole: whole)
-            }
-        }
+        drawBands(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
     }
 
-    /// What the band threads of one frame share. Sound because, while the bands draw, what
-    /// `draw` reads of the renderer is either not written (the model with its providers bound,
-    /// the compositions, the budget) or guarded by a lock (shape, coverage and image caches,
-    /// the buffer pool, fonts, notes), and each thread writes only its own band of `parts`.
-    private struct BandWork: @unchecked Sendable {
-        let renderer: AnimationRenderer
-        let parts: UnsafeMutableBufferPointer<Surface>
-    }
-
-    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
-                             whole: PixelRect) {
+    func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
+                     whole: PixelRect) {
         if let covered {
             surface.clear(background, except: covered)
         } else {
             surface.clear(background)
         }
         draw(frame: frame, into: &surface, matrix: matrix, whole: whole)
-    }
-
-    /// `count` horizontal bands of about the same height (at least 16 rows each) covering `rect`.
-    static func bands(of rect: PixelRect, count: Int) -> [PixelRect] {
-        let n = max(1, min(count, rect.height / 16))
-        guard n > 1 else { return [rect] }
-        return (0..<n).map { i in
-            PixelRect(x0: rect.x0, y0: rect.y0 + rect.height * i / n, x1: rect.x1, y1: rect.y0 + rect.height * (i + 1) / n)
-        }
     }
 
     /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers

@@ -128,7 +128,8 @@ struct EffectPass {
             }
         }
         shadow.markPainted(moved)
-        shadow.blur(sigmaX: cast.sigma, sigmaY: cast.sigma, pool: pool)
+        // Grey until tinted: one channel blurred stands for four.
+        shadow.blurGrey(sigmaX: cast.sigma, sigmaY: cast.sigma, pool: pool)
         tint(&shadow, cast, inside: inner ? content : nil)
         return shadow
     }
@@ -149,17 +150,28 @@ struct EffectPass {
             table[a] = UInt32(alpha * 255 + 0.5) << 24 | premultiplied(r) << 16 | premultiplied(g) << 8 | premultiplied(b)
         }
         let sw = shadow.width
+        // Inside another surface: only where it painted, scaled by its alpha (zero elsewhere).
+        let kept = inside.map { $0.painted.intersection($0.bounds) } ?? area
         shadow.pixels.withUnsafeMutableBufferPointer { px in
             for y in area.y0..<area.y1 {
-                let row = px.baseAddress! + (y - shadow.originY) * sw
-                for x in area.x0..<area.x1 {
-                    var p = table[Int(row[x - shadow.originX] >> 24)]
-                    if let inside {
-                        let a = inside.bounds.contains(x: x, y: y) && inside.painted.contains(x: x, y: y)
-                            ? inside.pixels[(y - inside.originY) * inside.width + (x - inside.originX)] >> 24 : 0
-                        p = a == 255 ? p : Self.scale(p, a)
+                let row = px.baseAddress! + (y - shadow.originY) * sw - shadow.originX
+                let (x0, x1) = y >= kept.y0 && y < kept.y1 ? (max(area.x0, kept.x0), min(area.x1, kept.x1)) : (area.x1, area.x1)
+                guard x0 < x1 else {
+                    (row + area.x0).update(repeating: 0, count: area.width)
+                    continue
+                }
+                (row + area.x0).update(repeating: 0, count: x0 - area.x0)
+                (row + x1).update(repeating: 0, count: area.x1 - x1)
+                guard let inside else {
+                    for x in x0..<x1 { row[x] = table[Int(row[x] >> 24)] }
+                    continue
+                }
+                inside.pixels.withUnsafeBufferPointer { alpha in
+                    let source = alpha.baseAddress! + (y - inside.originY) * inside.width - inside.originX
+                    for x in x0..<x1 {
+                        let a = source[x] >> 24, p = table[Int(row[x] >> 24)]
+                        row[x] = a == 255 ? p : Self.scale(p, a)
                     }
-                    row[x - shadow.originX] = p
                 }
             }
         }

@@ -111,39 +111,26 @@ enum Effects {
         layer.effects.contains { $0.enabled && ($0.type == fillType || $0.type == tintType) }
     }
 
-    static func applyColorEffects(of layer: Layer, at frame: Double, to surface: inout Surface) {
-        for effect in layer.effects where effect.enabled {
+    /// The layer's fill and tint effects at `frame`, in order, as colour transforms.
+    static func colorTransforms(of layer: Layer, at frame: Double) -> [ColorTransform] {
+        layer.effects.compactMap { effect -> ColorTransform? in
+            guard effect.enabled else { return nil }
             if effect.type == fillType, effect.values.count >= 7 {
                 let color = effect.values[2].color?.value(at: frame).color ?? .black
-                let opacity = clamp01(effect.values[6].scalar?.value(at: frame) ?? 1)
-                recolor(&surface) { r, g, b in
-                    (r + (color.r - r) * opacity, g + (color.g - g) * opacity, b + (color.b - b) * opacity)
-                }
-            } else if effect.type == tintType, effect.values.count >= 3 {
+                return .fill(color, amount: clamp01(effect.values[6].scalar?.value(at: frame) ?? 1))
+            }
+            if effect.type == tintType, effect.values.count >= 3 {
                 let black = effect.values[0].color?.value(at: frame).color ?? .black
                 let white = effect.values[1].color?.value(at: frame).color ?? .white
-                let amount = clamp01((effect.values[2].scalar?.value(at: frame) ?? 100) / 100)
-                recolor(&surface) { r, g, b in
-                    let l = 0.2126 * r + 0.7152 * g + 0.0722 * b
-                    let tr = black.r + (white.r - black.r) * l, tg = black.g + (white.g - black.g) * l, tb = black.b + (white.b - black.b) * l
-                    return (r + (tr - r) * amount, g + (tg - g) * amount, b + (tb - b) * amount)
-                }
+                return .tint(black: black, white: white, amount: clamp01((effect.values[2].scalar?.value(at: frame) ?? 100) / 100))
             }
+            return nil
         }
     }
 
-    /// Changes the colour of every pixel, keeping its alpha; the body sees straight colour.
-    private static func recolor(_ surface: inout Surface, _ body: (Double, Double, Double) -> (Double, Double, Double)) {
-        surface.pixels.withUnsafeMutableBufferPointer { px in
-            for i in px.indices {
-                let p = px[i]
-                let a = p >> 24
-                if a == 0 { continue }
-                let fa = Double(a)
-                let (r, g, b) = body(Double((p >> 16) & 0xff) / fa, Double((p >> 8) & 0xff) / fa, Double(p & 0xff) / fa)
-                func channel(_ v: Double) -> UInt32 { UInt32(max(0, min(1, v)) * fa + 0.5) }
-                px[i] = (a << 24) | (channel(r) << 16) | (channel(g) << 8) | channel(b)
-            }
-        }
+    /// Recolours what `surface` painted by the layer's fill and tint effects, keeping alpha
+    /// (`Surface.apply`: eight pixels at a time; `applyReference` is the per-pixel definition).
+    static func applyColorEffects(of layer: Layer, at frame: Double, to surface: inout Surface) {
+        for transform in colorTransforms(of: layer, at: frame) { surface.apply(transform) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// How much work and memory one animation may take, however its file nests precomps,
 /// repeaters and modifiers. Real files stay far inside every figure (the busiest file of the
@@ -96,7 +97,7 @@ struct FrameWork {
 /// Notes kept by a renderer across frames (shared by its copies, safe across threads): each
 /// budget that was exceeded is reported once.
 final class RenderNotes: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var notes: [String] = []
     private var peakSurface = 0
 

@@ -1,5 +1,6 @@
 import Foundation
 import LottieModel
+import Raster
 
 /// The evaluated shapes of every shape layer, kept from one render to the next. A layer's
 /// shapes are evaluated again only when the frame changes or a value provider bound inside
@@ -22,7 +23,7 @@ final class ShapeCache: @unchecked Sendable {
         var uncounted: Bool
     }
 
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var entries: [Key: Entry] = [:]
     private var counts = (evaluated: 0, reused: 0)
 

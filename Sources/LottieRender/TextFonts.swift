@@ -23,6 +23,8 @@ final class TextFonts: @unchecked Sendable {
     /// Opened on the first text drawn from a font (nil inside: fontconfig failed).
     private var library: FontLibrary??
     private var stacks: [String: FontStack?] = [:]
+    /// The keys of `stacks` whose faces are the font the animation names (not a stand-in).
+    private var namedStacks: Set<String> = []
     /// The font files of `directories`, listed on the first font not known to fontconfig.
     private var fontFiles: [String]?
     private var layouts: [String: SetText] = [:]
@@ -61,9 +63,19 @@ final class TextFonts: @unchecked Sendable {
 
     // MARK: Fonts
 
+    private func stackKey(for doc: TextDocument, font: Font?) -> String {
+        (font?.name ?? doc.fontName) + "\u{1}" + (font?.family ?? "") + "\u{1}" + (font?.style ?? "")
+    }
+
+    /// Whether the font the document names is installed (its stack is not Helvetica's stand-in).
+    private func hasNamedFont(for doc: TextDocument, font: Font?) -> Bool {
+        _ = stack(for: doc, font: font)
+        return namedStacks.contains(stackKey(for: doc, font: font))
+    }
+
     private func stack(for doc: TextDocument, font: Font?) -> FontStack? {
         let name = font?.name ?? doc.fontName, family = font?.family ?? "", style = font?.style ?? ""
-        let key = name + "\u{1}" + family + "\u{1}" + style
+        let key = stackKey(for: doc, font: font)
         if let known = stacks[key] { return known }
         if library == nil { library = .some(try? FontLibrary(extraDirectories: directories)) }
         guard let library = library ?? nil else { return nil }
@@ -71,9 +83,11 @@ final class TextFonts: @unchecked Sendable {
         let found: FontStack?
         if library.namedFace(for: request) != nil {
             found = try? library.stack(for: request)
+            if found != nil { namedStacks.insert(key) }
         } else if let file = fileNamed(name: name, family: family, style: style),
                   let stack = try? library.stack(file: file, fallbackFor: request) {
             found = stack
+            namedStacks.insert(key)
         } else {
             // Core Text answers a name it does not know with Helvetica: so do we (fontconfig
             // gives its metric twin where installed, else its default face).
@@ -119,7 +133,9 @@ final class TextFonts: @unchecked Sendable {
                                       naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
-        let layout = TextShaper(stack: stack).layout(text, size: doc.size, options: options)
+        // No pair kerning and no optional ligatures: Lottie players (lottie-ios, lottie-web) set
+        // each character by its own advance plus the tracking, as the file's glyph advances do.
+        let layout = TextShaper(stack: stack, kerning: false, ligatures: false).layout(text, size: doc.size, options: options)
         let scalars = Array(text.unicodeScalars)
         func isSpace(_ i: Int) -> Bool { i >= 0 && i < scalars.count && scalars[i].properties.isWhitespace }
         var elements = 0
@@ -159,9 +175,10 @@ final class TextFonts: @unchecked Sendable {
         return (g.face.outline(glyph: g.glyph), g.xAdvance)
     }
 
-    /// The text set from the file's glyph shapes and advances (After Effects' own measures),
-    /// a character the file has no glyph for taken from the font; nil when the file has
-    /// none of the text's glyphs.
+    /// The text set from the file's glyph shapes and advances (After Effects' own measures);
+    /// nil when the file has none of the text's glyphs, or lacks some while the font it names
+    /// is installed (then the font sets the whole text, so one line never mixes two sets of
+    /// shapes and advances). Without the font, characters the file lacks come from its stand-in.
     private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
         guard !fileGlyphs.isEmpty else { return nil }
         let family = font?.family ?? doc.fontName, style = font?.style ?? ""
@@ -173,7 +190,13 @@ final class TextFonts: @unchecked Sendable {
                 continue
             }
             var glyph = fileGlyphs[Self.glyphKey(String(scalar), family, style)]
-            if glyph != nil { fromFile += 1 } else { glyph = fontGlyph(scalar, doc: doc, font: font) }
+            if glyph != nil {
+                fromFile += 1
+            } else if hasNamedFont(for: doc, font: font) {
+                return nil
+            } else {
+                glyph = fontGlyph(scalar, doc: doc, font: font)
+            }
             paragraphs[paragraphs.count - 1].append((scalar, glyph))
         }
         guard fromFile > 0 else { return nil }

@@ -56,8 +56,9 @@ struct LinePlacement {
     /// - Parameters:
     ///   - capHeight: of the font at the document's size.
     ///   - naturalLineHeight: the font's ascent, descent and line gap at the size, when known:
-    ///     lines are never closer than that (as lottie-ios sets them, Core Text spacing lines
-    ///     at least a font's height apart), and a document without a line height uses it.
+    ///     the distance a document without a line height sets its lines at. A given line height
+    ///     is kept even below it (After Effects' leading; lines may overlap), as lottie-web does
+    ///     and as lottie-ios means to (its line spacing is the line height less the font's height).
     init(doc: TextDocument, capHeight: Double, naturalLineHeight: Double? = nil) {
         self.doc = doc
         alignment = justificationFactor(doc.justification)
@@ -67,12 +68,12 @@ struct LinePlacement {
         } else {
             firstBaseline = -doc.baselineShift
         }
-        let given = doc.lineHeight.isFinite && doc.lineHeight > 0 ? doc.lineHeight : nil
-        switch (given, naturalLineHeight) {
-        case let (given?, natural?): lineHeight = max(given, natural.isFinite ? natural : 0)
-        case let (given?, nil): lineHeight = given
-        case let (nil, natural?) where natural.isFinite && natural > 0: lineHeight = natural
-        default: lineHeight = doc.size * 1.2
+        if doc.lineHeight.isFinite && doc.lineHeight > 0 {
+            lineHeight = doc.lineHeight
+        } else if let natural = naturalLineHeight, natural.isFinite, natural > 0 {
+            lineHeight = natural
+        } else {
+            lineHeight = doc.size * 1.2
         }
     }
 

@@ -2,9 +2,11 @@
 ///
 /// `blur` is the fast path: it visits only the pixels the blur can reach from what was
 /// painted (growing by one box per pass), runs the vertical passes row by row with a running
-/// sum per column (memory in order, not a column at a time) and divides by the window with
-/// an exact multiply. `referenceBlur` is the plain definition, the whole surface line by
-/// line; a test checks that both give the same pixels.
+/// sum per column (memory in order, not a column at a time) and the horizontal ones through
+/// prefix sums of the row, both kept per byte so that the loops are vector loops, and divides
+/// by the window exactly in `Float` (`WindowDivider`). `referenceBlur` is the plain
+/// definition, the whole surface line by line; a test checks that both give the same pixels.
+/// A grey surface (a shadow before its tint) blurs one channel instead (`blurGrey`).
 ///
 /// A Gaussian of standard deviation σ is approached by three boxes whose widths are the odd
 /// numbers around √(4σ² + 1), mixed so that their variances sum to σ² (a box of width w has
@@ -61,109 +63,107 @@ extension Surface {
     private mutating func blur(horizontal: [Int], vertical: [Int], pool: BufferPool?) {
         var active = painted.intersection(bounds)
         guard horizontal.contains(where: { $0 > 0 }) || vertical.contains(where: { $0 > 0 }), !active.isEmpty else { return }
-        var scratch = pool?.pixels(count: 4 * width + height, value: 0) ?? [UInt32](repeating: 0, count: 4 * width + height)
+        // Prefix sums of a row (horizontal passes) or sums of columns (vertical ones), per byte.
+        let scratchCount = 4 * (width + 1)
+        var scratch = pool?.pixels(count: scratchCount, value: 0) ?? [UInt32](repeating: 0, count: scratchCount)
         for pass in 0..<max(horizontal.count, vertical.count) {
             if pass < horizontal.count, horizontal[pass] > 0 {
-                active = horizontalPass(active, box: horizontal[pass], magic: Self.magic(horizontal[pass]), scratch: &scratch)
+                active = horizontalPass(active, box: horizontal[pass], scratch: &scratch)
             }
             if pass < vertical.count, vertical[pass] > 0 {
-                active = verticalPass(active, box: vertical[pass], magic: Self.magic(vertical[pass]), scratch: &scratch, pool: pool)
+                active = verticalPass(active, box: vertical[pass], scratch: &scratch, pool: pool)
             }
         }
         pool?.recycle(&scratch)
         markPainted(active)
     }
 
-    /// The multiplier that divides by the window of a box of half-width `box`.
-    private static func magic(_ box: Int) -> UInt64 {
-        let window = UInt64(2 * box + 1)
-        return ((UInt64(1) << 32) + window - 1) / window
-    }
-
-    /// round(n / window) for the window `magic` was made for: exact while n < 2²⁰.
-    @inline(__always) private static func divide(_ sum: UInt32, _ half: UInt32, _ magic: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: (UInt64(sum + half) &* magic) >> 32)
-    }
-
     /// One horizontal box pass over the rows of `active` (zero elsewhere); returns the
-    /// pixels that may now be non-zero.
-    private mutating func horizontalPass(_ active: PixelRect, box: Int, magic: UInt64, scratch: inout [UInt32]) -> PixelRect {
+    /// pixels that may now be non-zero. Each row goes through prefix sums kept per byte
+    /// (c[4m + k]: channel k of the pixels before m), so that a window's sum is a difference
+    /// of two of them: the prefix is one running vector add per pixel, and the differences
+    /// and divisions over the middle of the row, where the window lies inside it, are a
+    /// plain loop over bytes that the compiler vectorizes.
+    private mutating func horizontalPass(_ active: PixelRect, box: Int, scratch: inout [UInt32]) -> PixelRect {
         let out = PixelRect(x0: active.x0 - box, y0: active.y0, x1: active.x1 + box, y1: active.y1).intersection(bounds)
         let (w, x0, length) = (width, out.x0 - originX, out.width)
-        let half = UInt32(box)
+        let divider = WindowDivider(box: box)
         pixels.withUnsafeMutableBufferPointer { px in
-            scratch.withUnsafeMutableBufferPointer { line in
+            scratch.withUnsafeMutableBufferPointer { prefix in
+                let c = prefix.baseAddress!
                 for y in out.y0..<out.y1 {
-                    let row = px.baseAddress! + (y - originY) * w + x0
-                    line.baseAddress!.update(from: row, count: length)
-                    var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
-                    for i in 0...box where i < length {
-                        let p = line[i]
-                        sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
-                    }
-                    for i in 0..<length {
-                        row[i] = Self.divide(sa, half, magic) << 24 | Self.divide(sr, half, magic) << 16
-                            | Self.divide(sg, half, magic) << 8 | Self.divide(sb, half, magic)
-                        if i + box + 1 < length {
-                            let p = line[i + box + 1]
-                            sa += p >> 24; sr += (p >> 16) & 0xff; sg += (p >> 8) & 0xff; sb += p & 0xff
-                        }
-                        if i - box >= 0 {
-                            let p = line[i - box]
-                            sa -= p >> 24; sr -= (p >> 16) & 0xff; sg -= (p >> 8) & 0xff; sb -= p & 0xff
+                    let row = UnsafeMutableRawPointer(px.baseAddress! + (y - originY) * w + x0)
+                    c.update(repeating: 0, count: 4)
+                    for j in 0..<4 * length { c[j + 4] = c[j] &+ UInt32(row.load(fromByteOffset: j, as: UInt8.self)) }
+                    // Pixel i's window is pixels lo..<hi, clamped to the row.
+                    @inline(__always) func window(_ i: Int) {
+                        let lo = 4 * max(i - box, 0), hi = 4 * min(i + box + 1, length)
+                        for k in 0..<4 {
+                            let v = divider.divide(c[hi + k] &- c[lo + k])
+                            row.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: 4 * i + k, as: UInt8.self)
                         }
                     }
+                    // The middle, where no window is clamped: mid0..<mid1 (empty if the row is short).
+                    let mid0 = min(box, length), mid1 = max(min(box, length), length - box)
+                    for i in 0..<mid0 { window(i) }
+                    // From pointers set once: index arithmetic in the loop (checked for
+                    // overflow) would keep it from being vectorized.
+                    let (high, low, target) = (c + 4 * (mid0 + box + 1), c + 4 * (mid0 - box), row + 4 * mid0)
+                    for j in 0..<4 * (mid1 - mid0) {
+                        target.storeBytes(of: UInt8(truncatingIfNeeded: divider.divide(high[j] &- low[j])), toByteOffset: j, as: UInt8.self)
+                    }
+                    for i in mid1..<length { window(i) }
                 }
             }
         }
         return out
     }
 
-    /// One vertical box pass, row by row: a running sum per column and channel, into a
-    /// second buffer that then replaces the pixels.
-    private mutating func verticalPass(_ active: PixelRect, box: Int, magic: UInt64, scratch: inout [UInt32],
-                                       pool: BufferPool?) -> PixelRect {
+    /// One vertical box pass, row by row: a running sum per column and channel, written in
+    /// place. A row's input is still needed `box` rows after its output replaced it (to leave
+    /// the window), so it is saved first into a ring of box + 1 rows (at most the rows the
+    /// pass writes): no second surface to clear. The sums are kept per byte of the row
+    /// (channel k of pixel i at 4i + k), so adding a row, removing one and dividing are
+    /// plain loops over bytes that the compiler turns into vector instructions.
+    private mutating func verticalPass(_ active: PixelRect, box: Int, scratch: inout [UInt32], pool: BufferPool?) -> PixelRect {
         let out = PixelRect(x0: active.x0, y0: active.y0 - box, x1: active.x1, y1: active.y1 + box).intersection(bounds)
-        let (w, x0, count) = (width, out.x0 - originX, out.width)
-        let half = UInt32(box)
-        var result = pool?.pixels(count: pixels.count, value: 0) ?? [UInt32](repeating: 0, count: pixels.count)
-        let (first, end) = (active.y0 - originY, active.y1 - originY)
-        pixels.withUnsafeBufferPointer { px in
-            result.withUnsafeMutableBufferPointer { dst in
+        let (w, x0, count, bytes) = (width, out.x0 - originX, out.width, 4 * out.width)
+        let divider = WindowDivider(box: box)
+        let (first, end, top, bottom) = (active.y0 - originY, active.y1 - originY, out.y0 - originY, out.y1 - originY)
+        let slots = min(box + 1, out.height)
+        var ring = pool?.pixels(count: slots * count, value: 0) ?? [UInt32](repeating: 0, count: slots * count)
+        pixels.withUnsafeMutableBufferPointer { px in
+            ring.withUnsafeMutableBufferPointer { saved in
                 scratch.withUnsafeMutableBufferPointer { sums in
-                    let (sa, sr, sg, sb) = (sums.baseAddress!, sums.baseAddress! + w, sums.baseAddress! + 2 * w, sums.baseAddress! + 3 * w)
-                    for i in 0..<count { sa[i] = 0; sr[i] = 0; sg[i] = 0; sb[i] = 0 }
-                    func add(_ y: Int, _ sign: Bool) {
-                        guard y >= first, y < end else { return }
-                        let row = px.baseAddress! + y * w + x0
-                        if sign {
-                            for i in 0..<count {
-                                let p = row[i]
-                                sa[i] += p >> 24; sr[i] += (p >> 16) & 0xff; sg[i] += (p >> 8) & 0xff; sb[i] += p & 0xff
-                            }
-                        } else {
-                            for i in 0..<count {
-                                let p = row[i]
-                                sa[i] -= p >> 24; sr[i] -= (p >> 16) & 0xff; sg[i] -= (p >> 8) & 0xff; sb[i] -= p & 0xff
-                            }
-                        }
+                    let s = sums.baseAddress!
+                    s.update(repeating: 0, count: bytes)
+                    @inline(__always) func add(_ r: UnsafeRawPointer) {
+                        for j in 0..<bytes { s[j] &+= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) }
                     }
-                    let top = out.y0 - originY
-                    for y in top - box...top + box { add(y, true) }
-                    for y in top..<out.y1 - originY {
-                        let row = dst.baseAddress! + y * w + x0
-                        for i in 0..<count {
-                            row[i] = Self.divide(sa[i], half, magic) << 24 | Self.divide(sr[i], half, magic) << 16
-                                | Self.divide(sg[i], half, magic) << 8 | Self.divide(sb[i], half, magic)
+                    @inline(__always) func remove(_ r: UnsafeRawPointer) {
+                        for j in 0..<bytes { s[j] &-= UInt32(r.load(fromByteOffset: j, as: UInt8.self)) }
+                    }
+                    @inline(__always) func input(_ y: Int) -> Bool { y >= first && y < end }
+                    @inline(__always) func slot(_ y: Int) -> UnsafeMutablePointer<UInt32> { saved.baseAddress! + ((y - top) % slots) * count }
+                    for y in top - box...top + box where input(y) { add(UnsafeRawPointer(px.baseAddress! + y * w + x0)) }
+                    for y in top..<bottom {
+                        let target = px.baseAddress! + y * w + x0
+                        if input(y) { slot(y).update(from: target, count: count) }
+                        let raw = UnsafeMutableRawPointer(target)
+                        for j in 0..<bytes {
+                            raw.storeBytes(of: UInt8(truncatingIfNeeded: divider.divide(s[j])), toByteOffset: j, as: UInt8.self)
                         }
-                        add(y + box + 1, true)
-                        add(y - box, false)
+                        // Rows below are not written yet; rows above the pass never were.
+                        if input(y + box + 1) { add(UnsafeRawPointer(px.baseAddress! + (y + box + 1) * w + x0)) }
+                        let leaving = y - box
+                        if input(leaving) {
+                            remove(UnsafeRawPointer(leaving >= top ? slot(leaving) : px.baseAddress! + leaving * w + x0))
+                        }
                     }
                 }
             }
         }
-        swap(&pixels, &result)
-        if let pool { pool.recycle(&result) }
+        if let pool { pool.recycle(&ring) }
         return out
     }
 
@@ -215,5 +215,26 @@ extension Surface {
                 }
             }
         }
+    }
+}
+
+/// round(n / window) for a box window (2·box + 1 ≤ 2049) and sums n of bytes over it (below
+/// 2²⁰), in `Float`, which vector instructions do where they have no 64-bit multiply: the
+/// quotient (n + half + ½) / window lies at least ½ / window (≥ 2.4·10⁻⁴) from an integer,
+/// and the float arithmetic errs by under 10⁻⁴ for quotients up to 256, so rounding
+/// (n + half + ½) / window − ½ to the nearest integer gives its floor: the exact result. (A
+/// test compares every sum of every window with integer division.)
+struct WindowDivider {
+    let offset: Float
+    let inverse: Float
+
+    init(box: Int) {
+        offset = Float(box) + 0.5
+        inverse = 1 / Float(2 * box + 1)
+    }
+
+    @inline(__always) func divide(_ sum: UInt32) -> UInt32 {
+        let q: Float = (Float(Int32(bitPattern: sum)) + offset) * inverse - 0.5
+        return (q + ColorSpans.magic).bitPattern & 0x7f_ffff
     }
 }

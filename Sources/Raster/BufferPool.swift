@@ -8,7 +8,7 @@ import Foundation
 /// few pixels from frame to frame keeps its buffer. A lock makes it safe to share between the
 /// threads that render bands of one frame.
 public final class BufferPool: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var pixelBuffers: [[UInt32]] = []
     private var byteBuffers: [[UInt8]] = []
     private var rasterStorages: [Rasterizer.Storage] = []

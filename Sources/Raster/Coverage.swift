@@ -80,11 +80,16 @@ extension Rasterizer {
         // A shape's row has a few runs (its inside and the edge blocks on either side): room
         // for them up front saves growing the arrays run by run.
         result.reserve(runs: 3 * height, bytes: 4 * height)
+        append(rule: rule, to: &result)
+        return result
+    }
+
+    /// Sweeps the accumulated edges into runs added to `result` (rows below those it holds).
+    mutating func append(rule: FillRule, to result: inout Coverage) {
         sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
             result.addConstant(y: y, x: x0 + start, count: count, value: a)
         }, varying: { y, x0, start, count, alpha in
             result.addVarying(y: y, x: x0 + start, count: count, alpha: alpha + start)
         })
-        return result
     }
 }

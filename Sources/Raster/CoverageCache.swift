@@ -47,7 +47,7 @@ public final class CoverageCache: @unchecked Sendable {
     }
 
     public let byteLimit: Int
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
     private var clock: UInt64 = 0

@@ -69,23 +69,22 @@ public struct Mask: Equatable, Sendable {
         var storage = pool?.rasterStorage() ?? Rasterizer.Storage()
         defer { pool?.recycle(&storage) }
         let device = path.transformed(by: transform)
-        guard let bounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: bounds, limit: rect, storage: &storage) else { return }
-        defer { rasterizer.finish(into: &storage) }
-        rasterizer.add(device)
-        let (w, ox, oy) = (width, originX, originY)
+        let (w, ox, oy, limit) = (width, originX, originY, rect)
+        // Large paths go in bands of rows: the same coverage, a small accumulation buffer.
         values.withUnsafeMutableBufferPointer { v in
-            rasterizer.sweepRuns(rule: rule, opacity: Float(opacity), constant: { y, x0, start, count, a in
-                let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
-                if a == 255 {
-                    row.update(repeating: 255, count: count)
-                } else {
-                    for i in 0..<count { row[i] = Self.union(row[i], a) }
-                }
-            }, varying: { y, x0, start, count, alpha in
-                let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
-                for i in 0..<count { row[i] = Self.union(row[i], alpha[start + i]) }
-            })
+            Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
+                rasterizer.sweepRuns(rule: rule, opacity: Float(opacity), constant: { y, x0, start, count, a in
+                    let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
+                    if a == 255 {
+                        row.update(repeating: 255, count: count)
+                    } else {
+                        for i in 0..<count { row[i] = Self.union(row[i], a) }
+                    }
+                }, varying: { y, x0, start, count, alpha in
+                    let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
+                    for i in 0..<count { row[i] = Self.union(row[i], alpha[start + i]) }
+                })
+            }
         }
     }
 

@@ -75,8 +75,10 @@ public enum PNG {
         // Written once into a buffer that holds the worst case (the image data stored, not
         // compressed, with deflate's and PNG's own overhead); should that ever fall short,
         // libpng says how much it needs and the image is written again.
+        // The buffer is not zeroed first: libpng writes it, and the pages past what it writes
+        // (most of them: the worst case is rare) are never touched, so never resident.
         let raw = surface.height * (surface.width * 4 + 1)
-        var out = [UInt8](repeating: 0, count: raw + raw / 8 + raw / 64 + 4096)
+        var out = uninitializedBytes(raw + raw / 8 + raw / 64 + 4096)
         for _ in 0..<2 {
             var size = png_alloc_size_t(out.count)
             let written = rgba.withUnsafeBytes { raw in
@@ -84,12 +86,20 @@ public enum PNG {
                     png_image_write_to_memory(&image, dst.baseAddress, &size, 0, raw.baseAddress, png_int_32(surface.width * 4), nil)
                 }
             }
-            if written != 0, Int(size) <= out.count { return Array(out.prefix(Int(size))) }
+            if written != 0, Int(size) <= out.count {
+                out.removeLast(out.count - Int(size))
+                return out
+            }
             guard Int(size) > out.count else { break }
             image.warning_or_error = 0
-            out = [UInt8](repeating: 0, count: Int(size))
+            out = uninitializedBytes(Int(size))
         }
         throw PNGError(path: nil, reason: "PNG encoding failed (\(message(image)))")
+    }
+
+    /// `count` bytes for a C library to write into (their values are not defined until it has).
+    private static func uninitializedBytes(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// Writes a PNG file atomically: to a temporary file beside it, then renamed over it, so

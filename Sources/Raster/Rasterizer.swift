@@ -30,13 +30,8 @@ struct Rasterizer {
     }
 
     init?(bounds: Rect, limit: PixelRect, storage: inout Storage) {
-        guard bounds.x.isFinite, bounds.y.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
-        let x0 = max(limit.x0, Int(max(-1e9, bounds.x).rounded(.down)))
-        let y0 = max(limit.y0, Int(max(-1e9, bounds.y).rounded(.down)))
-        let x1 = min(limit.x1, Int(min(1e9, bounds.maxX).rounded(.up)))
-        let y1 = min(limit.y1, Int(min(1e9, bounds.maxY).rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return nil }
-        originX = x0; originY = y0; width = x1 - x0; height = y1 - y0
+        guard let area = Self.area(bounds: bounds, limit: limit) else { return nil }
+        originX = area.x0; originY = area.y0; width = area.width; height = area.height
         stride = width + 2
         // Take the caller's zeroed buffers (growing them if needed); `finish` returns them.
         if storage.cells.count < stride * height { storage.cells = [Float](repeating: 0, count: stride * height) }

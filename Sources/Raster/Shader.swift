@@ -113,6 +113,11 @@ struct Shader {
             // Offset t: p = f + (q - f)·t with q on the circle; solve for s = 1/t.
             let ex = focal.x - center.x, ey = focal.y - center.y
             let c = ex * ex + ey * ey - radius * radius  // < 0: focal inside
+            if RadialSpans.enabled {  // the fast path; the loop below is its reference
+                return lut.withUnsafeBufferPointer { lut in
+                    RadialSpans.row(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY, count: count, into: out)
+                }
+            }
             var px = p.x, py = p.y
             lut.withUnsafeBufferPointer { lut in
                 for i in 0..<count {

@@ -16,15 +16,26 @@ public struct Surface: @unchecked Sendable {
     public let height: Int
     public var pixels: [UInt32]
     /// The device pixels drawn since the surface was made or cleared: outside it every pixel
-    /// is transparent (for an offscreen layer, what its later passes need to cover).
-    public var painted: PixelRect { region.union }
-    /// `painted` as a few rectangles, which clearing visits.
+    /// is transparent (for an offscreen layer, what its later passes need to cover). A
+    /// surface cleared to an opaque colour counts as painted everywhere.
+    public var painted: PixelRect { clearValue == 0 ? region.union : bounds }
+    /// The pixels drawn since the last clear, as a few rectangles: outside them every pixel
+    /// is `clearValue`. Clearing visits only them, and a display buffer that holds an
+    /// earlier picture of this surface is brought up to date by rewriting only them
+    /// (`drawnRegion`).
     private var region = DirtyRegion()
+    /// The premultiplied colour of every pixel outside the drawn region: what the surface was
+    /// last cleared to (transparent for a new surface).
+    public private(set) var clearValue: UInt32 = 0
+    /// The pixels drawn since the last clear: outside these rectangles every pixel is `clearValue`.
+    public var drawnRegion: PixelRegion { PixelRegion(region) }
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     private var rasterStorage = Rasterizer.Storage()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
+    /// Rasterizer buffers of the bands of `withBands`, kept between frames.
+    private var bandStorage: [Rasterizer.Storage] = []
 
     @inline(__always)
     private mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
@@ -47,24 +58,36 @@ public struct Surface: @unchecked Sendable {
         let (w, x0, y0, h) = (width, originX, originY, height)
         let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
         guard valid, view == nil else { return }
-        var storages = rows.map { _ in Rasterizer.Storage() }
-        swap(&storages[0], &rasterStorage)
+        // Each band gets rasterizer buffers of its own, kept here from frame to frame and
+        // moved (not copied) into the band: a buffer also held here would be copied on the
+        // band's first write.
+        while bandStorage.count < rows.count { bandStorage.append(Rasterizer.Storage()) }
+        swap(&bandStorage[0], &rasterStorage)
         let before = region
         var drawn = DirtyRegion()
+        var bandsClearValue: UInt32? = clearValue
         pixels.withUnsafeMutableBufferPointer { px in
             var bands = rows.enumerated().map { i, r in
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
-                        painted: before, storage: storages[i])
+                        painted: before, clearValue: clearValue, storage: &bandStorage[i])
             }
             bands.withUnsafeMutableBufferPointer { body($0) }
-            swap(&storages[0], &bands[0].rasterStorage)
-            for band in bands { drawn.add(band.region) }
+            for i in bands.indices {
+                swap(&bandStorage[i], &bands[i].rasterStorage)
+                drawn.add(bands[i].region)
+            }
+            bandsClearValue = bands.allSatisfy { $0.clearValue == bands[0].clearValue } ? bands[0].clearValue : nil
         }
         // Rows outside every band keep what they held: unless the bands cover every row
         // painted before, the old region stays in.
         if !Self.rows(rows, cover: before.union) { drawn.add(before) }
         region = drawn
-        swap(&storages[0], &rasterStorage)
+        if bandsClearValue != clearValue {
+            // The bands were cleared to another colour: it holds outside the region only if
+            // they cover every row and agree; else nothing is known (all counts as drawn).
+            if let value = bandsClearValue, Self.rows(rows, cover: bounds) { clearValue = value } else { region = DirtyRegion(bounds) }
+        }
+        swap(&bandStorage[0], &rasterStorage)
     }
 
     /// Whether the row ranges together hold every row of `rect`.
@@ -76,14 +99,15 @@ public struct Surface: @unchecked Sendable {
 
     /// A band view over `bounds`; what it counts as painted is the part of the owner's
     /// painted region it holds.
-    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, storage: Rasterizer.Storage) {
+    private init(view: UnsafeMutablePointer<UInt32>, bounds: PixelRect, painted: DirtyRegion, clearValue: UInt32, storage: inout Rasterizer.Storage) {
         originX = bounds.x0
         originY = bounds.y0
         width = bounds.width
         height = bounds.height
         pixels = []
         region = painted.intersection(bounds)
-        rasterStorage = storage
+        self.clearValue = clearValue
+        swap(&rasterStorage, &storage)
         self.view = view
     }
 
@@ -93,7 +117,7 @@ public struct Surface: @unchecked Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt32](repeating: clearColor.premultiplied, count: self.width * self.height)
-        if clearColor.premultiplied != 0 { region = DirtyRegion(bounds) }
+        clearValue = clearColor.premultiplied
     }
 
     public init(image: Image) {
@@ -124,21 +148,23 @@ public struct Surface: @unchecked Sendable {
         pool.recycle(&pixels)
         pool.recycle(&rasterStorage)
         region = DirtyRegion()
+        clearValue = 0
     }
 
     public var image: Image { Image(width: width, height: height, pixels: pixels) }
 
     public mutating func clear(_ color: Color = .clear) {
         let value = color.premultiplied
-        // Outside `painted` every pixel is transparent already: clearing to transparent
-        // need only visit what was drawn (an animation that covers part of the frame, or
-        // a frame that drew little, costs that much and not a whole-frame pass).
-        if value == 0 {
-            zero(region, except: .empty)
+        // Outside the drawn region every pixel is `clearValue` already: clearing to the same
+        // colour need only visit what was drawn (an animation that covers part of the frame,
+        // or a frame that drew little, costs that much and not a whole-frame pass).
+        if value == clearValue {
+            fill(region, with: value, except: .empty)
         } else {
             withPixels { $0.update(repeating: value) }
         }
-        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+        region = DirtyRegion()
+        clearValue = value
     }
 
     /// The simple `clear`: every pixel written, whatever was painted. The reference the
@@ -146,13 +172,14 @@ public struct Surface: @unchecked Sendable {
     public mutating func referenceClear(_ color: Color = .clear) {
         let value = color.premultiplied
         withPixels { $0.update(repeating: value) }
-        region = value == 0 ? DirtyRegion() : DirtyRegion(bounds)
+        region = DirtyRegion()
+        clearValue = value
     }
 
-    /// Sets the pixels of `region` (within the surface) but not those of `kept` to
-    /// transparent, row by row: where the region's rectangles overlap, a row's stretches
-    /// are merged first, so that no pixel is written twice.
-    private mutating func zero(_ region: DirtyRegion, except kept: PixelRect) {
+    /// Sets the pixels of `region` (within the surface) but not those of `kept` to `value`,
+    /// row by row: where the region's rectangles overlap, a row's stretches are merged
+    /// first, so that no pixel is written twice.
+    private mutating func fill(_ region: DirtyRegion, with value: UInt32, except kept: PixelRect) {
         let area = region.union.intersection(bounds)
         guard !area.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
@@ -174,24 +201,24 @@ public struct Surface: @unchecked Sendable {
                     var (start, end) = spans[0]
                     for k in 1..<max(1, n) {
                         if spans[k].0 <= end { end = max(end, spans[k].1); continue }
-                        Self.zero(row, start, end, except: kept, y: y)
+                        Self.fill(row, start, end, with: value, except: kept, y: y)
                         (start, end) = spans[k]
                     }
-                    Self.zero(row, start, end, except: kept, y: y)
+                    Self.fill(row, start, end, with: value, except: kept, y: y)
                 }
             }
         }
     }
 
-    /// Zeroes x0..<x1 of a row (`row` points at device column 0) but not the part in `kept`.
+    /// Sets x0..<x1 of a row (`row` points at device column 0) to `value` but not the part in `kept`.
     @inline(__always)
-    private static func zero(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except kept: PixelRect, y: Int) {
+    private static func fill(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, with value: UInt32, except kept: PixelRect, y: Int) {
         guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
-            (row + x0).update(repeating: 0, count: x1 - x0)
+            (row + x0).update(repeating: value, count: x1 - x0)
             return
         }
-        if kept.x0 > x0 { (row + x0).update(repeating: 0, count: kept.x0 - x0) }
-        if kept.x1 < x1 { (row + kept.x1).update(repeating: 0, count: x1 - kept.x1) }
+        if kept.x0 > x0 { (row + x0).update(repeating: value, count: kept.x0 - x0) }
+        if kept.x1 < x1 { (row + kept.x1).update(repeating: value, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -200,12 +227,11 @@ public struct Surface: @unchecked Sendable {
         let keptHere = kept.intersection(bounds)
         guard !keptHere.isEmpty else { return clear(color) }
         let value = color.premultiplied
-        if value == 0 {
-            zero(region, except: keptHere)
-            region = DirtyRegion(keptHere)
+        defer { region = DirtyRegion(keptHere); clearValue = value }
+        if value == clearValue {
+            fill(region, with: value, except: keptHere)
             return
         }
-        region = DirtyRegion(bounds)
         let k = PixelRect(x0: keptHere.x0 - originX, y0: keptHere.y0 - originY, x1: keptHere.x1 - originX, y1: keptHere.y1 - originY)
         let w = width
         withPixels { px in
@@ -271,12 +297,14 @@ public struct Surface: @unchecked Sendable {
     }
 
     /// Rasterizes a device-space path within `limit`.
+    /// Large paths go in bands of rows (`Rasterizer.inBands`): the same coverage, a small buffer.
     private mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
-        guard let bounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &rasterStorage) else { return Coverage() }
-        defer { rasterizer.finish(into: &rasterStorage) }
-        rasterizer.add(device)
-        return rasterizer.coverage(rule: rule)
+        var result = Coverage()
+        if let bounds = device.bounds, let area = Rasterizer.area(bounds: bounds, limit: limit) {
+            result.reserve(runs: 3 * area.height, bytes: 4 * area.height)
+        }
+        Rasterizer.inBands(device, limit: limit, storage: &rasterStorage) { $0.append(rule: rule, to: &result) }
+        return result
     }
 
     /// Paints runs of coverage. One colour and no clip mask is the common case and goes run
@@ -428,7 +456,7 @@ public struct Surface: @unchecked Sendable {
         let (w, sw, count, ox, oy) = (width, source.width, area.width, originX, originY)
         let maskValues = mask?.values ?? []
         // The blend mode's kernel is chosen once for the whole composite.
-        let mix = BlendKernels.mix(for: blend)
+        let kernel = BlendSpans.kernel(for: blend)
         withPixels { dst in
             source.pixels.withUnsafeBufferPointer { src in
                 maskValues.withUnsafeBufferPointer { mv in
@@ -437,9 +465,11 @@ public struct Surface: @unchecked Sendable {
                         let s = src.baseAddress! + (y - source.originY) * sw + (area.x0 - source.originX)
                         let m = mask.map { UnsafePointer(mv.baseAddress! + (y - $0.originY) * $0.width + (area.x0 - $0.originX)) }
                         if blend == .normal {
+                            // Called directly, the source-over lanes are inlined here (through the
+                            // kernel's closure they cost a tenth more on layer-heavy files).
                             SpanKernels.paint(d, s, coverage: m, opacity: o, count: count)
                         } else {
-                            BlendKernels.blendRow(d, s, mask: m, count: count, opacity: o, mode: blend, mix: mix)
+                            kernel(d, s, m, count, o)
                         }
                     }
                 }
@@ -510,7 +540,9 @@ public struct Surface: @unchecked Sendable {
                 }
             }
         }
-        region = region.intersection(mask.rect)
+        // Pixels outside the mask became transparent: with an opaque clear colour, that is
+        // no longer what lies outside the region.
+        region = clearValue == 0 ? region.intersection(mask.rect) : DirtyRegion(bounds)
     }
 
     /// Marks the whole surface as painted (after writing `pixels` directly).

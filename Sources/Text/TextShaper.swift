@@ -29,8 +29,29 @@ public struct ShapedRun {
 /// kerning, ligatures, Arabic joining, marks.
 public struct TextShaper {
     public let stack: FontStack
+    /// Whether the font's pair kerning applies (its `kern` feature). Lottie players set each
+    /// character by its own advance, as After Effects' exported glyph advances do.
+    public var kerning: Bool
+    /// Whether the font's optional ligatures (`liga`, `clig`) replace letter sequences; the
+    /// ones a script needs (Arabic's lam-alef: `rlig`) are always made.
+    public var ligatures: Bool
 
-    public init(stack: FontStack) { self.stack = stack }
+    public init(stack: FontStack, kerning: Bool = true, ligatures: Bool = true) {
+        self.stack = stack
+        self.kerning = kerning
+        self.ligatures = ligatures
+    }
+
+    /// The HarfBuzz features turned off for this shaper's settings.
+    var disabledFeatures: [hb_feature_t] {
+        var tags: [String] = []
+        if !kerning { tags.append("kern") }
+        if !ligatures { tags += ["liga", "clig"] }
+        return tags.map { tag in
+            let code = tag.unicodeScalars.reduce(UInt32(0)) { $0 << 8 | $1.value }
+            return hb_feature_t(tag: code, value: 0, start: 0, end: UInt32.max)
+        }
+    }
 
     /// The runs of `scalars` in visual order (left to right on the screen), and whether the
     /// paragraph is right to left. `rightToLeft` nil finds the direction from the first strong character.
@@ -104,7 +125,8 @@ public struct TextShaper {
         hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
         hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(face.hbFont, buffer, nil, 0)
+        let features = disabledFeatures
+        hb_shape(face.hbFont, buffer, features, UInt32(features.count))
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
             return ShapedRun(face: face, level: level, range: range, glyphs: [])

@@ -13,7 +13,7 @@ struct Buoy: ParsableCommand {
         message names the device), 130/143 stopped by SIGINT/SIGTERM.
         """ + "\n\n" + EnvironmentHelp.text,
         version: buoyVersion,
-        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Message.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self]
+        subcommands: [Run.self, Fetch.self, Status.self, Cancel.self, Message.self, Demo.self, Cache.self, Serve.self, Play.self, Render.self, Keypaths.self, Bench.self, ParseBench.self, PresentBench.self]
     )
 
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments

@@ -59,6 +59,7 @@ enum ConfigSchema {
         ConfigKey(name: "pixel-format", section: "screen", kind: .choice(["auto", "xrgb8888", "rgb565"])),
         ConfigKey(name: "progress", section: "screen", kind: .choice(ProgressVisibility.allCases.map(\.rawValue))),
         ConfigKey(name: "language", section: "screen", kind: .string),
+        ConfigKey(name: "threads", section: "screen", kind: .integer, check: { (1...64).contains($0) ? nil : "must be between 1 and 64" }),
         ConfigKey(name: "trigger", section: "input", kind: .choice(["auto", "input"])),
         ConfigKey(name: "touch", section: "input", kind: .choice(["anywhere", "prompt"])),
         ConfigKey(name: "keys", section: "input", kind: .codes),

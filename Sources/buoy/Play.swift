@@ -62,15 +62,20 @@ struct Play: ParsableCommand {
     @Option(help: "Write one JSON line per presented frame to this file.")
     var trace: String?
 
+    @Option(help: "Threads to draw each frame with (default: the cores available, at most 4).")
+    var threads: Int?
+
     func validate() throws {
         guard speed.isFinite, speed != 0 else { throw ValidationError("--speed must be a non-zero number") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be positive") }
         for p in [fromProgress, toProgress] where !(p >= 0 && p <= 1) { throw ValidationError("progress must be within 0...1") }
         if loop && duration == nil && output.writesFiles { throw ValidationError("--loop to files needs --duration") }
+        try validateThreads(threads)
     }
 
     func run() throws {
         var renderer = try loadRenderer(path: animation)
+        renderer.threads = threads ?? defaultThreadCount()
         for assignment in assignments where assignment.bind(to: &renderer) == 0 {
             throw CommandFailure.badArguments("--set \(assignment.keypath): matches no property of that value type")
         }

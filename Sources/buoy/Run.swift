@@ -52,6 +52,9 @@ struct Run: ParsableCommand {
 
     @OptionGroup var output: DisplayOptions
 
+    @Option(help: "Threads to draw each frame with (default: the cores available, at most 4).")
+    var threads: Int?
+
     @Option(name: .customLong("content-mode"), help: "fit, fill or stretch.")
     var contentMode: ContentMode = .fill
 
@@ -132,6 +135,7 @@ struct Run: ParsableCommand {
         }
         if let lift, !(lift > 0 && lift < 100) { throw ValidationError("--lift must be a positive number of display heights") }
         guard ["auto", "input"].contains(trigger) else { throw ValidationError("--trigger must be auto or input") }
+        try validateThreads(threads)
         guard ["anywhere", "prompt"].contains(touch) else { throw ValidationError("--touch must be anywhere or prompt") }
         guard ["hold", "exit", "retain", "reboot"].contains(onComplete) || (onComplete.hasPrefix("exec:") && onComplete.count > 5) else {
             throw ValidationError("--on-complete must be hold, exit, retain, exec:COMMAND or reboot")
@@ -141,7 +145,8 @@ struct Run: ParsableCommand {
     func run() throws {
         // A custom animation that cannot be loaded falls back to the built-in one: the download runs anyway.
         let shown = loadRunAnimation(animation)
-        let renderer = shown.renderer
+        var renderer = shown.renderer
+        renderer.threads = threads ?? defaultThreadCount()
         let anim = renderer.animation
         // Handlers first: a signal while the display is being opened (the console already
         // in graphics mode) still ends in `close()`, which restores it.

@@ -105,6 +105,17 @@ final class TextAnimatorTests: XCTestCase {
         XCTAssertEqual(pixel(s, 30, 50), red)
     }
 
+    func testAnimatorTrackingAddsToTheDocumentsTracking() throws {
+        // After Effects (and lottie-web) add an animator's tracking to the paragraph's: 0.2 em
+        // from the document and 0.3 em from the animator put the second "I" at pen 70, its bar
+        // at x 95...105. (lottie-ios lets the animator's value replace the document's: 75...85.)
+        let s = try render(selector: #""r":2,"b":1,"sh":1,"s":{"a":0,"k":0},"e":{"a":0,"k":1}"#, properties: #""t":{"a":0,"k":300}"#,
+                           document: #","tr":200"#)
+        XCTAssertEqual(pixel(s, 100, 50), red)
+        XCTAssertEqual(pixel(s, 80, 50), 0)
+        XCTAssertEqual(pixel(s, 30, 50), red)
+    }
+
     func testWordsBasisSelectsWholeWords() throws {
         // "I II": the space has no glyph (half an em); the second word starts at pen 70.
         let s = try render("I II", selector: #""r":2,"b":3,"sh":1,"s":{"a":0,"k":1},"e":{"a":0,"k":2}"#, properties: #""o":{"a":0,"k":0}"#)

@@ -21,10 +21,12 @@ final class LottieTextLayoutTests: XCTestCase {
     }
 
     /// The same text laid out by the text engine directly and filled at the same place.
-    func engine(_ text: String, size: Double, width: Int = 300, height: Int = 100, at origin: (Double, Double) = (10, 50)) throws -> Surface {
+    func engine(_ text: String, size: Double, width: Int = 300, height: Int = 100, at origin: (Double, Double) = (10, 50),
+                kerning: Bool = false) throws -> Surface {
         let library = try FontLibrary(extraDirectories: ["/usr/local/share/fonts", "/usr/share/fonts"])
         let stack = try library.stack(for: FontRequest(family: "DejaVu Sans", style: "Book", postScriptName: "DejaVuSans"))
-        let layout = TextShaper(stack: stack).layout(text, size: size)
+        // As Lottie players set text: no pair kerning, no optional ligatures.
+        let layout = TextShaper(stack: stack, kerning: kerning, ligatures: false).layout(text, size: size)
         var surface = Surface(width: width, height: height)
         surface.fill(layout.path(), transform: .translation(origin.0, origin.1), paint: .solid(Color(r: 1, g: 1, b: 1, a: 1)))
         return surface
@@ -64,14 +66,13 @@ final class LottieTextLayoutTests: XCTestCase {
         XCTAssertGreaterThan(ink, minimumInk, file: file, line: line)
     }
 
-    func testLatinLineIsShapedWithKerning() throws {
+    func testLatinLineIsSetCharacterByCharacterWithoutPairKerning() throws {
+        // DejaVu Sans kerns "AV", but a Lottie text sets each letter by its own advance (as
+        // lottie-ios and lottie-web do, and as the glyph advances After Effects exports are).
         try assertDrawnByTheEngine("AVATAR Wave", minimumInk: 800)
-        // The font kerns "AV": the pair is narrower than its letters set apart.
-        let library = try FontLibrary()
-        let shaper = TextShaper(stack: try library.stack(for: FontRequest(family: "DejaVu Sans", postScriptName: "DejaVuSans")))
-        let pair = shaper.layout("AV", size: 30).lines[0].width
-        let apart = shaper.layout("A", size: 30).lines[0].width + shaper.layout("V", size: 30).lines[0].width
-        XCTAssertLessThan(pair, apart - 0.5)
+        let lottie = try render(#""t":"AVATAR Wave","s":30,"j":0"#)
+        XCTAssertGreaterThan(difference(lottie, try engine("AVATAR Wave", size: 30, kerning: true)).count, 50,
+                             "the kerned line is drawn elsewhere")
     }
 
     func testCJKLineFallsBackToAFaceThatHasIt() throws {
@@ -144,16 +145,17 @@ extension LottieTextLayoutTests {
 }
 
 extension LottieTextLayoutTests {
-    func testLinesAreNeverCloserThanTheFontsOwnHeight() throws {
-        // As lottie-ios: a line height below the font's ascent + descent + gap is raised to it,
-        // and a document without one uses it.
+    func testLinesAreTheLineHeightApartEvenCloserThanTheFontsHeight() throws {
+        // After Effects' leading is kept as given, even below the font's ascent + descent + gap
+        // (the lines overlap); a document without a line height uses the font's own height.
         let library = try FontLibrary()
         let face = try library.stack(for: FontRequest(family: "DejaVu Sans", postScriptName: "DejaVuSans")).primary
         let natural = (face.ascent + face.descent + face.lineGap) * 30
-        for document in [#""t":"H\rH","s":30,"j":0,"lh":10"#, #""t":"H\rH","s":30,"j":0"#] {
+        XCTAssertGreaterThan(natural, 30, "DejaVu Sans is taller than its size")
+        for (document, distance) in [(#""t":"H\rH","s":30,"j":0,"lh":24"#, 24.0), (#""t":"H\rH","s":30,"j":0"#, natural)] {
             let s = try render(document, width: 100, height: 120, position: (10, 40))
             let ink = try XCTUnwrap(inkBounds(s))
-            XCTAssertEqual(Double(ink.maxY - ink.minY + 1), natural + face.capHeight * 30, accuracy: 2, document)
+            XCTAssertEqual(Double(ink.maxY - ink.minY + 1), distance + face.capHeight * 30, accuracy: 2, document)
         }
     }
 }
@@ -186,5 +188,35 @@ extension LottieTextLayoutTests {
                        paint: .solid(Color(r: 1, g: 1, b: 1, a: 1)))
         XCTAssertLessThanOrEqual(difference(byFile, reference).max, 2)
         XCTAssertGreaterThan(difference(without, reference).count, 100, "without the folder another face is drawn")
+    }
+}
+
+extension LottieTextLayoutTests {
+    /// A file whose glyph list has "H" (a 40 × 60 block) but not "A": with the named font
+    /// installed (DejaVu Sans) the whole line is set from the font, so one line never mixes the
+    /// file's shapes and advances with the font's; with the font missing the file's block is
+    /// still drawn (and "A" comes from the stand-in).
+    func renderPartialGlyphList(fontName: String, family: String) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":300,"h":100,
+         "fonts":{"list":[{"fName":"\(fontName)","fFamily":"\(family)","fStyle":"Book","ascent":76}]},
+         "chars":[{"ch":"H","size":100,"style":"Book","w":50,"fFamily":"\(family)","data":{"shapes":[{"ty":"gr","it":[
+           {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[0,-60],[40,-60],[40,0],[0,0]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},
+           {"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}}],
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,50]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"HA","f":"\(fontName)","s":30,"j":0,"fc":[1,1,1]}}]},"a":[]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "partial.json", baseDirectory: nil)
+        return AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 300, height: 100))
+    }
+
+    func testAGlyphListMissingCharactersGivesWayToTheInstalledFont() throws {
+        let installed = try renderPartialGlyphList(fontName: "DejaVuSans", family: "DejaVu Sans")
+        let d = difference(installed, try engine("HA", size: 30))
+        XCTAssertLessThanOrEqual(d.max, 2, "\(d.count) pixels differ from DejaVu Sans's HA")
+        let missing = try renderPartialGlyphList(fontName: "NoSuchFont-Book", family: "No Such Font")
+        // The block covers x 10...22, y 32...50 at 30 px: its middle is solid.
+        XCTAssertEqual(alpha(missing, 16, 41), 255, "the file's H block is drawn")
+        XCTAssertLessThan(alpha(installed, 16, 41), 128, "DejaVu's H has no ink between its stems")
     }
 }

@@ -35,6 +35,23 @@ final class ShapingTests: XCTestCase {
         XCTAssertNotEqual(fi.first?.glyph, glyphs("f", s).first?.glyph)
     }
 
+    func testKerningAndLigaturesCanBeTurnedOffButArabicStillJoins() throws {
+        // Lottie text: each character by its own advance (no pair kerning, no optional
+        // ligatures), while the forms a script needs are still made.
+        var plain = try shaper()
+        plain.kerning = false
+        plain.ligatures = false
+        let pair = glyphs("AV", plain).reduce(0) { $0 + $1.xAdvance }
+        let apart = glyphs("A", plain)[0].xAdvance + glyphs("V", plain)[0].xAdvance
+        XCTAssertEqual(pair, apart, accuracy: 1e-9, "AV is A then V")
+        let serif = TextShaper(stack: try shaper("DejaVu Serif").stack, kerning: false, ligatures: false)
+        XCTAssertEqual(glyphs("fi", serif).map(\.glyph), [glyphs("f", serif)[0].glyph, glyphs("i", serif)[0].glyph])
+        let word = "سمك"
+        let joined = plain.shape(Array(word.unicodeScalars)).runs.flatMap(\.glyphs)
+        let isolated = word.unicodeScalars.map { plain.stack.primary.glyph(for: $0) }
+        XCTAssertEqual(zip(joined.reversed(), isolated).filter { $0.glyph != $1 }.count, 3, "joining forms are kept")
+    }
+
     func testCJKFallsBackToAFaceThatHasIt() throws {
         let s = try shaper()
         let text = "下载中 ダウンロード"

@@ -1,0 +1,89 @@
+@testable import Raster
+import XCTest
+
+/// Large paths are rasterized in bands of rows (a small accumulation buffer): the coverage
+/// must be exactly that of one rasterizer over the whole bounds, for fills and masks.
+final class BandedRasterizationTests: XCTestCase {
+    struct Random {
+        var state: UInt64
+        mutating func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+    }
+
+    /// A closed path of many lines and curves spread over (and a little past) w x h, so that
+    /// edges cross the bands' borders at every slope.
+    func largePath(_ r: inout Random, width w: Double, height h: Double) -> Path {
+        var path = Path()
+        path.move(to: Point(r.unit() * w, r.unit() * h))
+        for i in 0..<40 {
+            let p = Point(r.unit() * w * 1.2 - w * 0.1, r.unit() * h * 1.2 - h * 0.1)
+            if i % 3 == 0 {
+                path.line(to: p)
+            } else {
+                path.cubic(to: p, control1: Point(r.unit() * w, r.unit() * h), control2: Point(r.unit() * w, r.unit() * h))
+            }
+            if i % 13 == 12 { path.close(); path.move(to: Point(r.unit() * w, r.unit() * h)) }
+        }
+        path.close()
+        return path
+    }
+
+    /// The coverage one rasterizer over the whole bounds gives (what the bands replace).
+    func wholeCoverage(_ path: Path, rule: FillRule, limit: PixelRect) -> Coverage {
+        var storage = Rasterizer.Storage()
+        guard let bounds = path.bounds, var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &storage) else {
+            return Coverage()
+        }
+        rasterizer.add(path)
+        return rasterizer.coverage(rule: rule)
+    }
+
+    func runs(_ coverage: Coverage) -> [[Int]] {
+        coverage.runs.map { [Int($0.y), Int($0.x), Int($0.count), Int($0.offset), Int($0.value)] }
+    }
+
+    func testBandsGiveTheCoverageOfOneRasterizerOverTheWholeBounds() {
+        var r = Random(state: 5)
+        let limit = PixelRect(x0: 0, y0: 0, x1: 1300, y1: 900)
+        XCTAssertGreaterThan(limit.height, Rasterizer.bandRows(width: limit.width) * 3, "the test must cross several bands")
+        for round in 0..<12 {
+            let path = largePath(&r, width: 1300, height: 900)
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            var banded = Coverage()
+            var storage = Rasterizer.Storage()
+            var bands = 0
+            Rasterizer.inBands(path, limit: limit, storage: &storage) { rasterizer in
+                bands += 1
+                rasterizer.append(rule: rule, to: &banded)
+            }
+            let whole = wholeCoverage(path, rule: rule, limit: limit)
+            XCTAssertGreaterThan(bands, 2, "round \(round)")
+            XCTAssertEqual(runs(banded), runs(whole), "round \(round)")
+            XCTAssertEqual(banded.bytes, whole.bytes, "round \(round)")
+            XCTAssertEqual(banded.bounds, whole.bounds, "round \(round)")
+            // The buffer the bands leave behind is one band's, not the whole bounds'.
+            XCTAssertLessThanOrEqual(storage.cells.count, Rasterizer.bandCells, "round \(round)")
+            XCTAssertTrue(storage.cells.allSatisfy { $0 == 0 }, "buffers go back zeroed")
+        }
+    }
+
+    func testLargeFillsAndMaskFillsMatchTheirReferences() {
+        var r = Random(state: 9)
+        for round in 0..<4 {
+            let path = largePath(&r, width: 1100, height: 800)
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            var fast = Surface(width: 1100, height: 800)
+            var reference = fast
+            fast.fill(path, rule: rule, paint: .solid(Color(r: 0.2, g: 0.6, b: 0.9, a: 0.8)), opacity: 0.9)
+            reference.referenceFill(path, rule: rule, paint: .solid(Color(r: 0.2, g: 0.6, b: 0.9, a: 0.8)), opacity: 0.9)
+            XCTAssertEqual(zip(fast.pixels, reference.pixels).filter { $0 != $1 }.count, 0, "fill, round \(round)")
+            var mask = Mask(rect: PixelRect(x0: 20, y0: 10, x1: 1080, y1: 790))
+            var referenceMask = mask
+            mask.fill(path, rule: rule, opacity: 0.75, pool: BufferPool())
+            referenceMask.referenceFill(path, rule: rule, opacity: 0.75)
+            XCTAssertEqual(mask, referenceMask, "mask, round \(round)")
+        }
+    }
+}
