@@ -38,6 +38,9 @@ final class ImageStore: @unchecked Sendable {
     /// at half its size or less; they count against the same budget.
     private var halvings: [String: [Image]] = [:]
 
+    /// The decoded size of images kept as a reduced copy.
+    private var fullSizes: [String: (width: Int, height: Int)] = [:]
+
     /// The image of asset `id` to draw under `world` (image layer space to the device), and
     /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
     /// size it is the decoded image itself (the exact reference path; or the reduced copy kept
@@ -64,6 +67,11 @@ final class ImageStore: @unchecked Sendable {
     private func halving(_ id: String, of image: Image, level: Int) -> Image? {
         lock.lock(); defer { lock.unlock() }
         var made = halvings[id] ?? []
+        // Halvings of another copy (one decoded again for a larger size meanwhile) are not reused.
+        if let first = made.first, first.width != (image.width + 1) / 2 || first.height != (image.height + 1) / 2 {
+            for old in made { bytesUsed -= old.width * old.height * 4 }
+            made = []
+        }
         while made.count < level {
             let next = (made.last ?? image).halved()
             let bytes = next.width * next.height * 4
@@ -81,9 +89,18 @@ final class ImageStore: @unchecked Sendable {
     /// drawn: an image drawn at half its size or less in both axes is kept downsampled to about
     /// twice that size (`downsampled(_:toFit:_:)`), so the memory it holds follows the drawn
     /// size; the full decode is transient and must fit the budget. Later draws reuse it as is.
+    ///
+    /// A reduced copy later drawn larger than it is (an image that grows on screen) is decoded
+    /// again for the new size, so what is drawn does not depend on which frame came first; as
+    /// each copy is twice the size it is drawn at, that happens only when the drawn size has
+    /// doubled.
     func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
         lock.lock(); defer { lock.unlock() }
-        if let known = decoded[id] { return known }
+        if let known = decoded[id] {
+            guard let reduced = known, let full = fullSizes[id],
+                  Self.outgrown(reduced, full: full, drawnSize: drawnSize) else { return known }
+            forget(id, reduced)
+        }
         guard let asset = assets[id] else { return nil }
         let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
         switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
@@ -91,12 +108,29 @@ final class ImageStore: @unchecked Sendable {
             let image = Self.kept(full, drawnSize: drawnSize)
             bytesUsed += image.width * image.height * 4
             decoded[id] = image
+            if image.width < full.width || image.height < full.height { fullSizes[id] = (full.width, full.height) }
             return image
         case .failure(let error):
             problems.append("image asset \(id): \(error)")
             decoded[id] = .some(nil)
             return nil
         }
+    }
+
+    /// Whether a reduced copy of an image `full` pixels large is drawn larger than it is.
+    static func outgrown(_ reduced: Image, full: (width: Int, height: Int), drawnSize: (width: Double, height: Double)?) -> Bool {
+        guard let drawnSize, drawnSize.width.isFinite, drawnSize.height.isFinite else { return false }
+        guard reduced.width < full.width || reduced.height < full.height else { return false }
+        return drawnSize.width > Double(reduced.width) || drawnSize.height > Double(reduced.height)
+    }
+
+    /// Drops the reduced copy of `id` and its halvings (under the lock), giving back their bytes.
+    private func forget(_ id: String, _ reduced: Image) {
+        bytesUsed -= reduced.width * reduced.height * 4
+        for halving in halvings[id] ?? [] { bytesUsed -= halving.width * halving.height * 4 }
+        halvings[id] = nil
+        decoded[id] = nil
+        fullSizes[id] = nil
     }
 
     /// `full` itself, or a copy downsampled to twice `drawnSize` when it is drawn at half its

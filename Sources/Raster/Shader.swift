@@ -140,13 +140,14 @@ struct Shader {
                 // per pixel. Beyond its range (a degenerate transform) the double path runs.
                 let limit = Double(1 << 30)
                 let x = p.x - 0.5, y = p.y - 0.5
+                let sharpen = ImageFootprint(inverse)
                 if abs(x) < limit, abs(y) < limit, abs(stepX) * Double(count) < limit, abs(stepY) * Double(count) < limit {
                     Self.sampleRow(src, image.width, image.height, x: Self.fixed(x), y: Self.fixed(y),
-                                   dx: Self.fixed(stepX), dy: Self.fixed(stepY), count: count, into: out)
+                                   dx: Self.fixed(stepX), dy: Self.fixed(stepY), sharpen: sharpen, count: count, into: out)
                 } else {
                     var px = x, py = y
                     for i in 0..<count {
-                        out[i] = Self.sampleBilinear(src, image.width, image.height, px, py)
+                        out[i] = Self.sampleBilinear(src, image.width, image.height, px, py, sharpen: sharpen)
                         px += stepX; py += stepY
                     }
                 }
@@ -197,9 +198,9 @@ struct Shader {
     @inline(__always) private static func fixed(_ v: Double) -> Int { Int((v * 4_294_967_296).rounded(.down)) }
 
     /// `sampleBilinear` along a row, with positions in 32.32 fixed point: the same clamping
-    /// and the same 8-bit weights (the top 8 bits of the fraction).
+    /// and the same weights (`ImageFootprint.weight` of the fraction).
     static func sampleRow(_ src: UnsafeBufferPointer<UInt32>, _ w: Int, _ h: Int, x: Int, y: Int, dx: Int, dy: Int,
-                          count: Int, into out: UnsafeMutablePointer<UInt32>) {
+                          sharpen: ImageFootprint = .bilinear, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let maxX = (w - 1) << 32, maxY = (h - 1) << 32
         let pixels = src.baseAddress!
         if dy == 0 {
@@ -207,12 +208,12 @@ struct Shader {
             // for the whole run.
             let cv = min(max(y, 0), maxY)
             let y0 = cv >> 32, y1 = min(y0 + 1, h - 1)
-            let fy = UInt64(truncatingIfNeeded: (cv >> 24) & 0xff)
+            let fy = UInt64(sharpen.weightY(cv))
             let row0 = pixels + y0 * w, row1 = pixels + y1 * w
             @inline(__always) func sample(_ i: Int, _ u: Int) {
                 let cu = min(max(u, 0), maxX)
                 let x0 = cu >> 32, x1 = min(x0 + 1, w - 1)
-                let fx = UInt64(truncatingIfNeeded: (cu >> 24) & 0xff)
+                let fx = UInt64(sharpen.weightX(cu))
                 let top = lerpWide(widen(row0[x0]), widen(row0[x1]), fx)
                 let bottom = lerpWide(widen(row1[x0]), widen(row1[x1]), fx)
                 out[i] = narrow(lerpWide(top, bottom, fy))
@@ -230,7 +231,7 @@ struct Shader {
                 if a | b | c | d == 0 {
                     out[i] = 0
                 } else {
-                    let fx = UInt64(truncatingIfNeeded: (u >> 24) & 0xff)
+                    let fx = UInt64(sharpen.weightX(u))
                     out[i] = narrow(lerpWide(lerpWide(widen(a), widen(b), fx), lerpWide(widen(c), widen(d), fx), fy))
                 }
                 u &+= dx
@@ -244,7 +245,7 @@ struct Shader {
             let cu = min(max(u, 0), maxX), cv = min(max(v, 0), maxY)
             let x0 = cu >> 32, y0 = cv >> 32
             let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-            let fx = UInt32(truncatingIfNeeded: (cu >> 24) & 0xff), fy = UInt32(truncatingIfNeeded: (cv >> 24) & 0xff)
+            let fx = sharpen.weightX(cu), fy = sharpen.weightY(cv)
             let row0 = pixels + y0 * w, row1 = pixels + y1 * w
             out[i] = lerp(lerp(row0[x0], row0[x1], fx), lerp(row1[x0], row1[x1], fx), fy)
             u &+= dx; v &+= dy
@@ -294,7 +295,7 @@ struct Shader {
         ((a &* (256 - f) &+ b &* f) >> 8) & 0x00ff_00ff_00ff_00ff
     }
 
-    /// Mixes two premultiplied pixels, `f`/256 of the way from `a` to `b`.
+    /// Mixes two premultiplied pixels, `f`/256 of the way from `a` to `b` (0...256).
     @inline(__always) static func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
         let rbA = a & 0x00ff00ff, agA = (a >> 8) & 0x00ff00ff
         let rbB = b & 0x00ff00ff, agB = (b >> 8) & 0x00ff00ff
@@ -303,14 +304,16 @@ struct Shader {
         return rb | (ag << 8)
     }
 
-    /// Bilinear filtering with edges clamped; the fill's own coverage draws the image border.
+    /// Bilinear filtering with edges clamped (weights through `sharpen`, see `ImageFootprint`);
+    /// the fill's own coverage draws the image border.
     @inline(__always)
-    static func sampleBilinear(_ src: UnsafeBufferPointer<UInt32>, _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> UInt32 {
+    static func sampleBilinear(_ src: UnsafeBufferPointer<UInt32>, _ w: Int, _ h: Int, _ x: Double, _ y: Double,
+                               sharpen: ImageFootprint = .bilinear) -> UInt32 {
         guard x.isFinite, y.isFinite else { return 0 }
         let cx = min(max(x, 0), Double(w - 1)), cy = min(max(y, 0), Double(h - 1))
         let x0 = Int(cx), y0 = Int(cy)
         let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-        let fx = UInt32((cx - Double(x0)) * 256), fy = UInt32((cy - Double(y0)) * 256)
+        let fx = sharpen.weightX(fixed(cx - Double(x0))), fy = sharpen.weightY(fixed(cy - Double(y0)))
         let p00 = src[y0 * w + x0], p10 = src[y0 * w + x1], p01 = src[y1 * w + x0], p11 = src[y1 * w + x1]
         return lerp(lerp(p00, p10, fx), lerp(p01, p11, fx), fy)
     }

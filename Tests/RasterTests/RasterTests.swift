@@ -223,14 +223,20 @@ final class CoverageCacheTests: XCTestCase {
 }
 
 /// Images are sampled in fixed point along each row (a separate loop when the image is not
-/// rotated); every fully covered pixel must be the bilinear sample the definition gives:
-/// the source at the pixel centre mapped back, minus half a pixel, edges clamped, weights the
-/// top 8 bits of the fraction — computed here in plain doubles.
+/// rotated); every fully covered pixel must be the sample the definition gives: the source at
+/// the pixel centre mapped back, minus half a pixel, edges clamped, the two neighbours on each
+/// axis weighed by the fraction `f` (bilinear), or, where a device pixel spans `fw` < 1 source
+/// pixels, by `1/2 + (f - 1/2)/fw` clamped (the share of the footprint each covers), in 1/256
+/// steps — computed here in plain doubles.
 final class ImageSamplingTests: XCTestCase {
-    func reference(_ pixels: [UInt32], _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> UInt32 {
+    func reference(_ pixels: [UInt32], _ w: Int, _ h: Int, _ x: Double, _ y: Double,
+                   footprint: (x: Double, y: Double) = (1, 1)) -> UInt32 {
         let cx = min(max(x, 0), Double(w - 1)), cy = min(max(y, 0), Double(h - 1))
         let x0 = Int(cx), y0 = Int(cy), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-        let fx = Int((cx - Double(x0)) * 256), fy = Int((cy - Double(y0)) * 256)
+        func weight(_ f: Double, _ fw: Double) -> Int {
+            fw >= 1 ? Int(f * 256) : Int((min(max(0.5 + (f - 0.5) / fw, 0), 1) * 256).rounded())
+        }
+        let fx = weight(cx - Double(x0), footprint.x), fy = weight(cy - Double(y0), footprint.y)
         var result: UInt32 = 0
         for shift in stride(from: 0, to: 32, by: 8) {
             func c(_ p: UInt32) -> Int { Int((p >> UInt32(shift)) & 0xff) }
@@ -241,7 +247,7 @@ final class ImageSamplingTests: XCTestCase {
         return result
     }
 
-    func testEveryCoveredPixelIsTheBilinearSample() {
+    func testEveryCoveredPixelIsTheSampleTheDefinitionGives() {
         var random = FillRunTests.Random(state: 7)
         let w = 23, h = 17
         // A transparent band (as in a cut-out image) next to random premultiplied pixels.
@@ -272,7 +278,9 @@ final class ImageSamplingTests: XCTestCase {
                         inverse.apply(Point(Double(x) + $0.0, Double(y) + $0.1))
                     }
                     guard corners.allSatisfy({ $0.x >= 0 && $0.y >= 0 && $0.x <= Double(w) && $0.y <= Double(h) }) else { continue }
-                    let expected = reference(pixels, w, h, p.x - 0.5, p.y - 0.5), actual = surface.pixels[y * 80 + x]
+                    let footprint = (abs(inverse.a) + abs(inverse.c), abs(inverse.b) + abs(inverse.d))
+                    let expected = reference(pixels, w, h, p.x - 0.5, p.y - 0.5, footprint: footprint)
+                    let actual = surface.pixels[y * 80 + x]
                     compared += 1
                     if expected == actual { exact += 1; continue }
                     // Fixed point may put a weight on the other side of a 1/256 step.
