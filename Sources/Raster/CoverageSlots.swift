@@ -203,17 +203,21 @@ extension Surface {
 
     /// Rasterizes a device-space path within `limit` and paints it run by run as the sweep
     /// finds them, with no coverage kept: each run goes through `blendRow`, as in
-    /// `referenceFill`, so the pixels are those of painting its coverage.
+    /// `referenceFill`, so the pixels are those of painting its coverage. A large path is
+    /// swept in bands of rows (`Rasterizer.inBands`, as `rasterize` does), so the
+    /// accumulation buffer stays one band's whatever the shape's size.
     mutating func paintSwept(_ device: Path, rule: FillRule, limit: PixelRect, shader: Shader, opacity: Double, clip: Clip?) {
         let o = PixelMath.alpha(Float(opacity))
-        guard o > 0, let pathBounds = device.bounds,
-              var rasterizer = Rasterizer(bounds: pathBounds, limit: limit, storage: &rasterStorage) else { return }
-        defer { rasterizer.finish(into: &rasterStorage) }
-        rasterizer.add(device)
+        guard o > 0, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
         let (w, ox, oy) = (width, originX, originY)
         let clipMask = clip?.mask
-        var constant = [UInt8](repeating: 0, count: rasterizer.width + 1)
-        var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
+        // Every band spans the area's columns, so one row of scratch serves them all.
+        var constant = [UInt8](repeating: 0, count: area.width + 1)
+        var colors = [UInt32](repeating: 0, count: area.width + 1)
+        // The rasterizer's buffers are taken out of `self` for the sweep, which paints `self`.
+        var storage = Rasterizer.Storage()
+        swap(&storage, &rasterStorage)
+        defer { swap(&storage, &rasterStorage) }
         // The rows and columns painted, as plain integers: a rectangle grown run by run in a
         // closure would be checked for exclusive access on every run.
         var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
@@ -221,18 +225,20 @@ extension Surface {
             constant.withUnsafeMutableBufferPointer { constant in
                 colors.withUnsafeMutableBufferPointer { colors in
                     let (pixels, shades, full) = (px.baseAddress!, colors.baseAddress!, constant.baseAddress!)
-                    rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
-                        let x = x0 + start
-                        full.update(repeating: a, count: count)
-                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
-                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
-                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
-                    }, varying: { y, x0, start, count, alpha in
-                        let x = x0 + start
-                        left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
-                        Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
-                                      shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
-                    })
+                    Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
+                        rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
+                            let x = x0 + start
+                            full.update(repeating: a, count: count)
+                            left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
+                                          shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
+                        }, varying: { y, x0, start, count, alpha in
+                            let x = x0 + start
+                            left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
+                                          shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
+                        })
+                    }
                 }
             }
         }

@@ -86,4 +86,49 @@ final class BandedRasterizationTests: XCTestCase {
             XCTAssertEqual(mask, referenceMask, "mask, round \(round)")
         }
     }
+
+    /// A large shape painted straight from the sweep (as `CoverageSlots` paints one that
+    /// keeps changing) goes in bands too: the pixels of a plain fill, a one-band buffer.
+    func testLargeSweptPaintsMatchPlainFillsWithinOneBand() {
+        var r = Random(state: 13)
+        let (w, h) = (1300, 900)
+        let colour = Paint.solid(Color(r: 0.9, g: 0.3, b: 0.1, a: 0.7))
+        let masked = Clip(rect: PixelRect(x0: 30, y0: 20, x1: 1250, y1: 880), mask: Mask(width: w, height: h, value: 170))
+        for round in 0..<4 {
+            let path = largePath(&r, width: Double(w), height: Double(h))
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let clip: Clip? = round >= 2 ? masked : nil
+            var swept = Surface(width: w, height: h)
+            var plain = swept
+            let limit = clip?.rect ?? PixelRect(x0: 0, y0: 0, x1: w, y1: h)
+            swept.paintSwept(path, rule: rule, limit: limit, shader: Shader(paint: colour, pathToDevice: .identity), opacity: 0.85, clip: clip)
+            plain.fill(path, rule: rule, paint: colour, opacity: 0.85, clip: clip)
+            XCTAssertTrue(plain.pixels.contains { $0 != 0 }, "round \(round)")
+            XCTAssertEqual(zip(swept.pixels, plain.pixels).filter { $0 != $1 }.count, 0, "round \(round)")
+            XCTAssertEqual(swept.painted, plain.painted, "round \(round)")
+            XCTAssertLessThanOrEqual(swept.rasterStorage.cells.count, Rasterizer.bandCells, "round \(round)")
+            XCTAssertTrue(swept.rasterStorage.cells.allSatisfy { $0 == 0 }, "buffers go back zeroed")
+        }
+    }
+
+    /// A large shape moving every frame, drawn through coverage slots (made, then swept once
+    /// it keeps changing), leaves the pixels of plain fills and never a whole-bounds buffer.
+    func testLargeChangingShapeThroughSlotsStaysWithinOneBand() {
+        let (w, h) = (1300, 900)
+        let slots = CoverageSlots()
+        var slotted = Surface(width: w, height: h)
+        var plain = slotted
+        var r = Random(state: 21)
+        let shape = largePath(&r, width: Double(w), height: Double(h))
+        for frame in 0..<6 {
+            let transform = Transform.translation(Double(frame) * 3.7 - 9, Double(frame) * -2.3 + 5)
+            let colour = Paint.solid(Color(r: 0.1, g: 0.7, b: 0.4, a: frame % 2 == 0 ? 1 : 0.6))
+            slotted.fill(shape, transform: transform, paint: colour, opacity: 0.9, slots: slots, slot: 0, cache: nil)
+            plain.fill(shape, transform: transform, paint: colour, opacity: 0.9)
+            XCTAssertEqual(zip(slotted.pixels, plain.pixels).filter { $0 != $1 }.count, 0, "frame \(frame)")
+            XCTAssertEqual(slotted.painted, plain.painted, "frame \(frame)")
+            XCTAssertLessThanOrEqual(slotted.rasterStorage.cells.count, Rasterizer.bandCells, "frame \(frame)")
+        }
+        XCTAssertEqual(slots.statistics.hits, 0, "the shape never came back")
+    }
 }
