@@ -164,14 +164,42 @@ private func capDot(_ measure: PathMeasure, at position: Double, contour: (start
     return measure.segment(from: max(contour.start, position - epsilon), to: position)
 }
 
-/// The dashes of a path: each contour starts the pattern anew, shifted by `offset`.
+/// Most pieces (dashes and gaps) one stroke's pattern may cut its path into. A pattern finer
+/// than this along its path (a period of 1e-3 on a long path, a denormal gap) would cost time
+/// in proportion to length / period, with dashes far below a pixel that cannot be told apart
+/// anyway; such a stroke is drawn solid instead, as an all-zero pattern is.
+public let maxDashPieces = 100_000
+
+/// How many pieces `dashed` would cut `measure`'s contours into with a pattern of period
+/// `total` and `count` entries: infinite when the period is too small to measure against
+/// the length (a denormal period overflows the quotient).
+func dashPieceEstimate(_ measure: PathMeasure, total: Double, count: Int) -> Double {
+    var pieces = 0.0
+    for contour in measure.contours {
+        pieces += ((contour.end - contour.start) / total + 2) * Double(count)
+    }
+    return pieces.isFinite ? pieces : .infinity
+}
+
+/// Whether `dashed` draws `path` solid because the pattern is too fine for `maxDashPieces`.
+public func dashPatternIsTooFine(_ path: Path, dashes: [Double]) -> Bool {
+    let pattern = dashes.map { $0.isFinite ? max(0, $0) : 0 }
+    let total = pattern.reduce(0, +)
+    guard !pattern.isEmpty, total > 0, total.isFinite else { return false }
+    return dashPieceEstimate(PathMeasure(path), total: total, count: pattern.count) > Double(maxDashPieces)
+}
+
+/// The dashes of a path: each contour starts the pattern anew, shifted by `offset`. A pattern
+/// that would cut the path into more than `maxDashPieces` pieces leaves it solid, so the cost
+/// is bounded by that figure, not by length / period.
 public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
     let pattern = dashes.map { $0.isFinite ? max(0, $0) : 0 }
     let total = pattern.reduce(0, +)
     guard !pattern.isEmpty, total > 0, total.isFinite else { return path }
     let measure = PathMeasure(path)
+    guard dashPieceEstimate(measure, total: total, count: pattern.count) <= Double(maxDashPieces) else { return path }
     var result = Path()
-    var budget = 200_000  // pieces; a tiny pattern on a huge path stops here
+    var budget = maxDashPieces  // a safety net: the estimate above already keeps within it
     for contour in measure.contours {
         var phase = offset.isFinite ? offset.truncatingRemainder(dividingBy: total) : 0
         if phase < 0 { phase += total }
