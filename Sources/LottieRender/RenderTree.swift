@@ -219,22 +219,6 @@ struct PreparedShapes {
     }
 }
 
-extension ShapeTree {
-    /// The shapes `op` paints joined into one path in the op's space, as `draw` joins them.
-    func joinedPath(of op: DrawOp) -> RasterPath {
-        var path = RasterPath()
-        for id in op.nodeIDs {
-            let node = nodes[id]
-            if node.matrix == op.matrix {
-                path.append(node.path)
-            } else if let inverse = op.matrix.inverted() {
-                path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
-            }
-        }
-        return path
-    }
-}
-
 /// A shape layer's shapes as `LayerCompositor` passes them around: the evaluated tree and,
 /// on the render tree's path, the prepared paints that draw it.
 struct LayerShapes {

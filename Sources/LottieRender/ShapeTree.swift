@@ -76,15 +76,7 @@ struct ShapeTree {
             let alpha = op.opacity * opacity
             guard alpha > 0, !op.nodeIDs.isEmpty else { continue }
             let toDevice = op.matrix.concatenating(layerMatrix)
-            var path = RasterPath()
-            for id in op.nodeIDs {
-                let node = nodes[id]
-                if node.matrix == op.matrix {
-                    path.append(node.path)
-                } else if let inverse = op.matrix.inverted() {
-                    path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
-                }
-            }
+            let path = joinedPath(of: op)
             guard !path.isEmpty else { continue }
             switch op.kind {
             case .fill(let paint, let rule):
@@ -93,6 +85,21 @@ struct ShapeTree {
                 surface.stroke(path, transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, cache: cache)
             }
         }
+    }
+
+    /// The shapes `op` paints joined into one path in the op's space (the render tree keeps it
+    /// between frames; `draw` joins it anew).
+    func joinedPath(of op: DrawOp) -> RasterPath {
+        var path = RasterPath()
+        for id in op.nodeIDs {
+            let node = nodes[id]
+            if node.matrix == op.matrix {
+                path.append(node.path)
+            } else if let inverse = op.matrix.inverted() {
+                path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
+            }
+        }
+        return path
     }
 
     /// Evaluates one group's items. Returns the ids of the shapes it contributes to the styles

@@ -35,12 +35,7 @@ enum BlendKernels {
     static func blendRow(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, mask: UnsafePointer<UInt8>?,
                          count: Int, opacity o: UInt32, mode: BlendMode, mix: Mix?) {
         for i in 0..<count {
-            var s = src[i]
-            if s == 0 { continue }
-            var a = o
-            if let mask { a = (a * UInt32(mask[i]) + 127) / 255 }
-            if a == 0 { continue }
-            if a != 255 { s = PixelMath.scale(s, a) }
+            guard let s = PixelMath.shown(src[i], opacity: o, mask: mask, at: i) else { continue }
             dst[i] = blend(s, dst[i], mix: mix)
         }
     }

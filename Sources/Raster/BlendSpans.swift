@@ -33,12 +33,7 @@ enum BlendSpans {
     static func row<M: BlendMix>(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, _ mask: UnsafePointer<UInt8>?,
                                  _ count: Int, _ o: UInt32, _ mode: M.Type) {
         for i in 0..<count {
-            var s = src[i]
-            if s == 0 { continue }
-            var a = o
-            if let mask { a = (a * UInt32(mask[i]) + 127) / 255 }
-            if a == 0 { continue }
-            if a != 255 { s = PixelMath.scale(s, a) }
+            guard let s = PixelMath.shown(src[i], opacity: o, mask: mask, at: i) else { continue }
             let b = dst[i]
             // Over a transparent backdrop every mode but add leaves the source (one with no
             // alpha leaves the backdrop, as in the reference, whatever its other bits).

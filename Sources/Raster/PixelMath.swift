@@ -1,5 +1,16 @@
 /// Integer operations on premultiplied 0xAARRGGBB pixels, two channels at a time.
 enum PixelMath {
+    /// The source pixel a compositing row blends at `i`: `s` scaled by the opacity `o` (0...255)
+    /// times the mask's byte; nil where nothing of it shows (a transparent pixel or a zero
+    /// weight), which every row skips.
+    @inline(__always) static func shown(_ s: UInt32, opacity o: UInt32, mask: UnsafePointer<UInt8>?, at i: Int) -> UInt32? {
+        if s == 0 { return nil }
+        var a = o
+        if let mask { a = (a * UInt32(mask[i]) + 127) / 255 }
+        if a == 0 { return nil }
+        return a == 255 ? s : scale(s, a)
+    }
+
     /// Every channel of `p` times `a`/255, rounded.
     @inline(__always) static func scale(_ p: UInt32, _ a: UInt32) -> UInt32 {
         var rb = (p & 0x00ff00ff) &* a &+ 0x00800080

@@ -6,8 +6,9 @@
 /// conjugate gives the same t as (b + √(b² − a·c)) / (−c), where c = |f − centre|² − r² < 0
 /// for every row of a paint (the shader keeps the focal point inside): one square root and a
 /// multiply by a constant, and b² − a·c is a sum of two non-negative terms, so `Float`
-/// loses nothing to cancellation there. Positions are x0 + i·step (not a running sum), so no
-/// error builds up along a row. The table index can differ from the reference's by one where
+/// loses nothing to cancellation there. Positions are x0 + i·step in Double (not a running
+/// sum), so no error builds up along a row, and a pixel's colour does not depend on where its
+/// span starts. The table index can differ from the reference's by one where
 /// t·255 lies within about 10⁻³ of a half step (a test bounds it: never by more than one).
 enum RadialSpans {
     typealias Values = SIMD8<Float>
@@ -27,18 +28,23 @@ enum RadialSpans {
     /// paint space per pixel; `ex`, `ey` is the focal point less the centre, `c` as above.
     static func row(_ lut: UnsafeBufferPointer<UInt32>, focal: Point, ex: Double, ey: Double, c: Double,
                     x: Double, y: Double, stepX: Double, stepY: Double, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        // Positions relative to the focal point, in Double for the start, Float per lane.
+        // Each pixel's position relative to the focal point is x0 + i·step in Double, then
+        // rounded to Float: a pixel gets the same lanes' inputs wherever its span starts (a
+        // bounded layer, a band, a clipped run), so drawing part of a frame gives the same
+        // pixels as drawing all of it.
         let k = Float(255 / -c)
-        let (fx, fy, sx, sy) = (Float(x - focal.x), Float(y - focal.y), Float(stepX), Float(stepY))
+        let (ox, oy) = (x - focal.x, y - focal.y)
+        let (lastX, lastY) = (ox + Double(count) * stepX, oy + Double(count) * stepY)
         let (fex, fey, fc) = (Float(ex), Float(ey), Float(c))
-        guard lut.count >= 256, c < 0, k.isFinite, fx.isFinite, fy.isFinite, sx.isFinite, sy.isFinite, fc.isFinite else {
+        guard lut.count >= 256, c < 0, k.isFinite, Float(ox).isFinite, Float(oy).isFinite, Float(lastX).isFinite,
+              Float(lastY).isFinite, fc.isFinite else {
             return rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY, count: count, into: out)
         }
-        let steps = Values(0, 1, 2, 3, 4, 5, 6, 7)
+        let steps = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
         var i = 0
-        while i + 8 <= count {
-            let n = steps + Float(i)
-            let dx: Values = n * sx + fx, dy: Values = n * sy + fy
+        while i < count {
+            let n = steps + Double(i)
+            let dx = Values(n * stepX + ox), dy = Values(n * stepY + oy)
             let a: Values = dx * dx + dy * dy
             let b: Values = dx * fex + dy * fey
             let d: Values = b * b - a * fc
@@ -46,16 +52,13 @@ enum RadialSpans {
             // them up, one more place the index may differ by one).
             let t255: Values = (b + d.squareRoot()) * k
             let index = ColorSpans.bytes(ColorSpans.clamp(t255, Values(repeating: 255)))
-            for lane in 0..<8 { out[i + lane] = lut[Int(index[lane])] }
+            for lane in 0..<min(8, count - i) { out[i + lane] = lut[Int(index[lane])] }
             i += 8
-        }
-        if i < count {
-            rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: x + Double(i) * stepX, y: y + Double(i) * stepY,
-                         stepX: stepX, stepY: stepY, count: count - i, into: out + i)
         }
     }
 
-    /// The reference: `Shader.shade`'s loop for `.radial`, pixel by pixel in `Double`.
+    /// The reference `Shader.shade` uses for `.radial` when the fast path is off: pixel by pixel
+    /// in `Double`.
     static func rowReference(_ lut: UnsafeBufferPointer<UInt32>, focal: Point, ex: Double, ey: Double, c: Double,
                              x: Double, y: Double, stepX: Double, stepY: Double, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         var px = x, py = y

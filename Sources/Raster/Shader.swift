@@ -113,25 +113,13 @@ struct Shader {
             // Offset t: p = f + (q - f)·t with q on the circle; solve for s = 1/t.
             let ex = focal.x - center.x, ey = focal.y - center.y
             let c = ex * ex + ey * ey - radius * radius  // < 0: focal inside
-            if RadialSpans.enabled {  // the fast path; the loop below is its reference
+            if RadialSpans.enabled {  // the fast path; rowReference below is its reference
                 return lut.withUnsafeBufferPointer { lut in
                     RadialSpans.row(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY, count: count, into: out)
                 }
             }
-            var px = p.x, py = p.y
             lut.withUnsafeBufferPointer { lut in
-                for i in 0..<count {
-                    let dx = px - focal.x, dy = py - focal.y
-                    let a = dx * dx + dy * dy
-                    var t = 0.0
-                    if a > 1e-18 {
-                        let b = ex * dx + ey * dy
-                        let s = (-b + (b * b - a * c).squareRoot()) / a
-                        t = s > 0 ? 1 / s : 1
-                    }
-                    out[i] = lut[Self.lutIndex(t)]
-                    px += stepX; py += stepY
-                }
+                RadialSpans.rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY, count: count, into: out)
             }
         case .image(let image):
             image.pixels.withUnsafeBufferPointer { src in

@@ -118,12 +118,7 @@ enum SpanKernels {
     static func blendReference(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
                                opacity o: UInt32, count: Int) {
         for i in 0..<count {
-            var s = src[i]
-            if s == 0 { continue }
-            var a = o
-            if let coverage { a = (a * UInt32(coverage[i]) + 127) / 255 }
-            if a == 0 { continue }
-            if a != 255 { s = PixelMath.scale(s, a) }
+            guard let s = PixelMath.shown(src[i], opacity: o, mask: coverage, at: i) else { continue }
             dst[i] = PixelMath.over(s, dst[i])
         }
     }

@@ -204,17 +204,7 @@ final class FastPathTests: XCTestCase {
     }
 
     /// Premultiplied pixels: transparent, opaque and partial ones, and now and then any bits.
-    func randomPixel(_ r: inout Random) -> UInt32 {
-        switch r.next() % 6 {
-        case 0: return 0
-        case 1: return 0xff00_0000 | UInt32(truncatingIfNeeded: r.next()) & 0xffffff
-        case 2: return UInt32(truncatingIfNeeded: r.next() ^ (r.next() << 16))
-        default:
-            let a = UInt32(r.byte())
-            let channel = { (v: UInt8) in UInt32(v) * a / 255 }
-            return a << 24 | channel(r.byte()) << 16 | channel(r.byte()) << 8 | channel(r.byte())
-        }
-    }
+    func randomPixel(_ r: inout Random) -> UInt32 { KernelSamples.randomPixel(&r) }
 
     func testSpanKernelsMatchTheScalarReferenceToTheBit() {
         var r = Random(state: 23)
