@@ -96,10 +96,12 @@ final class ImageStore: @unchecked Sendable {
     /// doubled.
     func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
         lock.lock(); defer { lock.unlock() }
+        var outgrown: Image?
         if let known = decoded[id] {
             guard let reduced = known, let full = fullSizes[id],
                   Self.outgrown(reduced, full: full, drawnSize: drawnSize) else { return known }
             forget(id, reduced)
+            outgrown = reduced
         }
         guard let asset = assets[id] else { return nil }
         let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
@@ -111,6 +113,13 @@ final class ImageStore: @unchecked Sendable {
             if image.width < full.width || image.height < full.height { fullSizes[id] = (full.width, full.height) }
             return image
         case .failure(let error):
+            if let outgrown {
+                // The budget, taken meanwhile by other images, no longer holds the full decode:
+                // keep drawing the reduced copy (not tried again) rather than nothing.
+                bytesUsed += outgrown.width * outgrown.height * 4
+                decoded[id] = outgrown
+                return outgrown
+            }
             problems.append("image asset \(id): \(error)")
             decoded[id] = .some(nil)
             return nil

@@ -44,4 +44,30 @@ final class ImageGrowthTests: XCTestCase {
                        "drawn small from the full image, as when drawn small first")
         XCTAssertEqual(renderer.render(frame: 10, viewport: viewport).pixels, first.pixels)
     }
+
+    /// A growing image whose full decode no longer fits the budget (another image took it
+    /// meanwhile) is still drawn, from its reduced copy, and nothing is reported missing.
+    func testAnImageThatOutgrowsItsCopyBeyondTheBudgetKeepsTheCopy() throws {
+        var solid = Surface(width: 256, height: 256)
+        for i in solid.pixels.indices { solid.pixels[i] = 0xFF20_40C0 }
+        let png = Data(try PNG.encode(solid)).base64EncodedString()
+        // a is held at 10% until b has been decoded in full, then grows to its full size.
+        let scale = #"{"a":1,"k":[{"t":0,"s":[10,10],"h":1},{"t":8,"s":[100,100]}]}"#
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":512,"h":256,"assets":["#
+            + #"{"id":"a","w":256,"h":256,"e":1,"u":"","p":"data:image/png;base64,\#(png)"},"#
+            + #"{"id":"b","w":256,"h":256,"e":1,"u":"","p":"data:image/png;base64,\#(png)"}],"layers":["#
+            + #"{"ty":2,"ind":1,"refId":"a","ip":0,"op":30,"st":0,"ks":{"s":\#(scale)}},"#
+            + #"{"ty":2,"ind":2,"refId":"b","ip":5,"op":30,"st":0,"ks":{"p":{"a":0,"k":[256,0]}}}]}"#
+        let animation = try Animation.parse(Array(json.utf8), name: "outgrown-image", baseDirectory: nil)
+        var budget = RenderBudget()
+        budget.maxImageBytes = 256 * 256 * 4 + 128 * 128 * 4  // b in full and a's copy, not both in full
+        let renderer = AnimationRenderer(animation: animation, budget: budget)
+        let viewport = Viewport(width: 512, height: 256)
+        _ = renderer.render(frame: 0, viewport: viewport)
+        _ = renderer.render(frame: 5, viewport: viewport)
+        let grown = renderer.render(frame: 10, viewport: viewport)
+        XCTAssertEqual(grown.pixels[128 * 512 + 128] >> 24, 0xFF, "a is drawn over its whole size")
+        XCTAssertEqual(grown.pixels[128 * 512 + 384] >> 24, 0xFF, "b is drawn")
+        XCTAssertFalse(renderer.warnings.contains { $0.contains("image asset") }, "\(renderer.warnings)")
+    }
 }

@@ -17,13 +17,19 @@ final class RenderTreeTests: XCTestCase {
     /// and one going back (slots replaced).
     static let progress = [0.0, 0.13, 0.41, 0.41, 0.55, 0.2, 0.87, 0.999]
 
+    /// The samples found in the corpus, loaded, with their names.
+    static func loadedSamples() throws -> [(name: String, animation: Animation)] {
+        try samples.compactMap { name in
+            let url = CorpusPaths.corpus.appendingPathComponent("samples").appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return (name, try Animation.load(path: url.path))
+        }
+    }
+
     func testTheTreeDrawsTheSamePixelsAsTheReference() throws {
         try XCTSkipUnless(CorpusPaths.available, "corpus not found")
         var compared = 0, hits = 0
-        for name in Self.samples {
-            let url = CorpusPaths.corpus.appendingPathComponent("samples").appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            let animation = try Animation.load(path: url.path)
+        for (name, animation) in try Self.loadedSamples() {
             var tree = AnimationRenderer(animation: animation)
             var reference = AnimationRenderer(animation: animation)
             reference.usesRenderTree = false
@@ -52,10 +58,8 @@ final class RenderTreeTests: XCTestCase {
     func testLayerChainsGiveTheCompositorsMatrices() throws {
         try XCTSkipUnless(CorpusPaths.available, "corpus not found")
         var compared = 0, kept = 0
-        for name in Self.samples {
-            let url = CorpusPaths.corpus.appendingPathComponent("samples").appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            let renderer = AnimationRenderer(animation: try Animation.load(path: url.path))
+        for (name, animation) in try Self.loadedSamples() {
+            let renderer = AnimationRenderer(animation: animation)
             let tree = try XCTUnwrap(renderer.renderTree)
             let compositor = LayerCompositor(renderer: renderer)
             for comp in [renderer.root] + renderer.precomps.values {
