@@ -129,8 +129,11 @@ final class TextFonts: @unchecked Sendable {
             return set
         }
         let face = stack.primary
+        // Helvetica's stand-in is placed by Helvetica's line metrics, which Core Text sets it in.
+        let metrics = hasNamedFont(for: doc, font: font) ? LineMetrics(ascent: face.ascent, descent: face.descent, lineGap: face.lineGap)
+                                                         : LineMetrics.helvetica
         let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size,
-                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
+                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size, metrics: metrics)
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
         // No pair kerning and no optional ligatures: Lottie players (lottie-ios, lottie-web) set
