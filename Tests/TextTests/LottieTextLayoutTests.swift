@@ -267,3 +267,34 @@ extension LottieTextLayoutTests {
         XCTAssertGreaterThan(try left(2), start + 30, "centred")
     }
 }
+
+extension LottieTextLayoutTests {
+    /// "H" from a file whose glyph list has it (a 40 × 60 block) in the font `fontName`.
+    func renderBlockGlyph(fontName: String, family: String) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":100,"h":80,
+         "fonts":{"list":[{"fName":"\(fontName)","fFamily":"\(family)","fStyle":"Medium","ascent":72}]},
+         "chars":[{"ch":"H","size":100,"style":"Medium","w":50,"fFamily":"\(family)","data":{"shapes":[{"ty":"gr","it":[
+           {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[0,-60],[40,-60],[40,0],[0,0]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},
+           {"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}}],
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,60]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"H","f":"\(fontName)","s":40,"j":0,"fc":[1,1,1]}}]},"a":[]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "block.json", baseDirectory: nil)
+        return AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 100, height: 80))
+    }
+
+    func testSanFranciscoIsDrawnInHelveticasStandInNotTheFilesGlyphs() throws {
+        // Core Text does not find Apple's San Francisco faces by their exported names, so
+        // lottie-ios draws them in Helvetica; other missing fonts keep the file's glyphs.
+        // The block spans x 10...26, y 36...60 at 40 px: between an H's stems it is solid.
+        let other = try renderBlockGlyph(fontName: "HouseSans-Medium", family: "House Sans")
+        XCTAssertEqual(alpha(other, 18, 50), 255, "the file's block")
+        for (name, family) in [("SFProDisplay-Medium", "SF Pro Display"), ("SFCompactText-Medium", "SF Compact Text"),
+                               ("SFUIDisplay-Medium", "SF UI Display")] {
+            let sf = try renderBlockGlyph(fontName: name, family: family)
+            XCTAssertLessThan(alpha(sf, 18, 50), 128, "\(name): an H, not the block")
+            XCTAssertGreaterThan(sf.pixels.filter { $0 >> 24 > 128 }.count, 100, "\(name): drawn")
+        }
+    }
+}
