@@ -172,11 +172,12 @@ final class TextFonts: @unchecked Sendable {
     // MARK: The file's glyphs
 
     /// Whether a font is one of Apple's San Francisco system families (SF Pro, SF Compact,
-    /// SF Mono…). Apple platforms hold them only as the system font, under hidden names, so Core Text does not find them by the names After Effects exports
-    /// ("SFProDisplay-Medium") and lottie-ios draws such text in Helvetica. Where the font is not
-    /// installed here either, Buoy draws Helvetica's stand-in too rather than the file's glyphs
-    /// (which stand in for fonts the reference player does find, such as Avenir Next).
-    static func isSystemUIFamily(_ family: String, name: String) -> Bool {
+    /// SF Mono, SF UI). Apple platforms hold them only as the system font, under hidden names,
+    /// so Core Text does not find them by the names After Effects exports ("SFProDisplay-Medium")
+    /// and lottie-ios draws such text in Helvetica. Where the font is not installed here either,
+    /// Buoy draws Helvetica's stand-in too rather than the file's glyphs (which stand in for
+    /// fonts the reference player does find, such as Avenir Next).
+    static func isSanFrancisco(_ family: String, name: String) -> Bool {
         let compactFamily = family.replacingOccurrences(of: " ", with: "").lowercased()
         let compactName = name.replacingOccurrences(of: " ", with: "").lowercased()
         let prefixes = ["sfpro", "sfcompact", "sfmono", "sfui"]
@@ -196,7 +197,7 @@ final class TextFonts: @unchecked Sendable {
     /// shapes and advances). Without the font, characters the file lacks come from its stand-in.
     private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
         guard !fileGlyphs.isEmpty else { return nil }
-        if Self.isSystemUIFamily(font?.family ?? "", name: font?.name ?? doc.fontName), !hasNamedFont(for: doc, font: font) {
+        if Self.isSanFrancisco(font?.family ?? "", name: font?.name ?? doc.fontName), !hasNamedFont(for: doc, font: font) {
             return nil
         }
         let family = font?.family ?? doc.fontName, style = font?.style ?? ""

@@ -50,15 +50,16 @@ struct LineMetrics: Equatable {
     var lineGap: Double
 
     /// Helvetica's, which Core Text draws a font it does not know in. Its stand-in here
-    /// (fontconfig's metric twin, e.g. Nimbus Sans) has Helvetica's advances and outlines but
-    /// other ascent, descent and gap (0.729, 0.271, 0.2), so the stand-in's own would misplace
-    /// the lines Core Text sets.
+    /// (fontconfig's metric twin, e.g. Nimbus Sans) has Helvetica's advances and near enough
+    /// its outlines, but another ascent, descent and gap (0.729, 0.271, 0.2): its own would
+    /// misplace the lines Core Text sets.
     static let helvetica = LineMetrics(ascent: 0.77, descent: 0.23, lineGap: 0)
 
-    /// How far below the top of its line box Core Text hangs a line: the leading a line height
-    /// above the face's own height gives (never less than the face's line gap) is shared half
-    /// above and half below the line, so a line height of 1.2 em in Helvetica (1.0 em high)
-    /// lowers the first baseline by 0.1 em. In points, for a document `size` and `lineHeight`.
+    /// How much lower than the face's ascent Core Text hangs a box's first line: the leading a
+    /// line height above the face's own height gives (never less than the face's line gap) is
+    /// shared half above and half below the line, so a line height of 1.2 em in Helvetica
+    /// (1.0 em high) lowers the first baseline by 0.1 em, as lottie-ios's snapshots of box text
+    /// show it. In points, for a document `size` and `lineHeight`.
     func halfLeading(size: Double, lineHeight: Double) -> Double {
         let natural = (ascent + descent) * size
         let leading = max(lineGap * size, lineHeight - natural)
