@@ -22,9 +22,10 @@ final class EffectGoldenTests: XCTestCase {
             + #"{"ty":0,"nm":"Distance","v":{"a":0,"k":\#(distance)}},{"ty":0,"nm":"Softness","v":{"a":0,"k":\#(softness)}}]}],"#
     }
 
-    static func gaussianBlur(_ blurriness: Double, dimensions: Int) -> String {
+    static func gaussianBlur(_ blurriness: Double, dimensions: Int, repeatEdges: Bool = false) -> String {
         #""ef":[{"ty":29,"nm":"Gaussian Blur","en":1,"ef":[{"ty":0,"nm":"Blurriness","v":{"a":0,"k":\#(blurriness)}},"#
-            + #"{"ty":7,"nm":"Blur Dimensions","v":{"a":0,"k":\#(dimensions)}},{"ty":7,"nm":"Repeat Edge Pixels","v":{"a":0,"k":0}}]}],"#
+            + #"{"ty":7,"nm":"Blur Dimensions","v":{"a":0,"k":\#(dimensions)}},"#
+            + #"{"ty":7,"nm":"Repeat Edge Pixels","v":{"a":0,"k":\#(repeatEdges ? 1 : 0)}}]}],"#
     }
 
     static func style(_ type: Int, size: Double, distance: Double, angle: Double, opacity: Double, spread: Double = 0,
