@@ -264,7 +264,8 @@ final class HostileEffectTests: XCTestCase {
     func testHugeAndNegativeEffectValuesStayBounded() throws {
         let cases = [
             EffectGoldenTests.gaussianBlur(1e15, dimensions: 1), EffectGoldenTests.gaussianBlur(-5, dimensions: 99),
-            EffectGoldenTests.gaussianBlur(4e9, dimensions: -3),
+            EffectGoldenTests.gaussianBlur(4e9, dimensions: -3), EffectGoldenTests.gaussianBlur(1e15, dimensions: 1, repeatEdges: true),
+            EffectGoldenTests.gaussianBlur(0.3, dimensions: 2, repeatEdges: true),
             EffectGoldenTests.style(1, size: 1e300, distance: -1e300, angle: 1e18, opacity: 1e9, spread: 1e9),
             EffectGoldenTests.style(2, size: -4, distance: 1e15, angle: -1e300, opacity: 100, spread: -20),
             EffectGoldenTests.style(3, size: 1e15, distance: 0, angle: 0, opacity: 100, spread: 100),
