@@ -228,6 +228,7 @@ struct LayerShapes {
     var ops: [DrawOp] { tree.ops }
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer) {
+        noteDashesDrawnSolid(renderer.notes)
         if let prepared, let renderTree = renderer.renderTree {
             prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: renderTree.slots,
                           cache: renderer.coverageCache)
