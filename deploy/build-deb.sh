@@ -107,6 +107,19 @@ shlibs="$(cd "$work/src" && DEB_HOST_ARCH="$arch" dpkg-shlibdeps -O -e"$stage/us
     cat "$work/shlibdeps.log" >&2; exit 1; }
 depends="${shlibs#shlibs:Depends=}"
 [ -n "$depends" ] && [ "$depends" != "$shlibs" ] || { echo "build-deb: dpkg-shlibdeps gave no Depends" >&2; exit 1; }
+# The libraries buoy opens with dlopen (deploy/debian/dlopen-libraries), which dpkg-shlibdeps
+# cannot see: each one's Depends as its package's shlibs file gives it, for this architecture.
+multiarch="$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)"
+while read -r soname; do
+    case "$soname" in ''|'#'*) continue ;; esac
+    owner="$({ dpkg-query -S "/usr/lib/$multiarch/$soname" "/lib/$multiarch/$soname" 2>/dev/null || true; } | sed -n '1s/: .*//p')"
+    [ -n "$owner" ] || { echo "build-deb: no installed $arch package has $soname (deploy/debian/dlopen-libraries)" >&2; exit 1; }
+    name="${soname%%.so*}" major="${soname##*.so.}"
+    entry="$(awk -v n="$name" -v m="$major" '$1 == n && $2 == m { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' \
+        "$(dpkg-query --control-path "$owner" shlibs 2>/dev/null)" 2>/dev/null)"
+    [ -n "$entry" ] || entry="${owner%%:*} (>= $(dpkg-query -W -f='${Version}' "$owner" | sed 's/-[^-]*$//'))"
+    depends="$depends, $entry"
+done < "$here/debian/dlopen-libraries"
 installed_size="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" \
     -e "s/@INSTALLED_SIZE@/$installed_size/" "$here/debian/control.in" > "$stage/DEBIAN/control"
