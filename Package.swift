@@ -37,12 +37,8 @@ let package = Package(
 
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm",
                        providers: [.apt(["libdrm-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
                        providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd",
-                       providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz",
                        providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig",
@@ -62,6 +58,9 @@ let package = Package(
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
+        // libcurl's headers (libcurl4-openssl-dev) and its functions, opened with dlopen when a
+        // download starts: commands that never download do not load it (Sources/CCurl/include).
+        .target(name: "CCurl"),
         .target(name: "Download", dependencies: ["CCurl", "Posix"]),
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download", "Posix"]),
@@ -71,7 +70,7 @@ let package = Package(
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),
         .executableTarget(name: "buoy", dependencies: [
-            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix", "CSystemd",
+            "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),

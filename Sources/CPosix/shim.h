@@ -45,3 +45,27 @@ static inline int buoy_cpus_allowed(void) {
     for (long i = 0; i < bytes / (long)sizeof mask[0]; i++) n += __builtin_popcountl(mask[i]);
     return n > 0 ? n : 1;
 }
+
+// systemd's readiness protocol (sd_notify(3)): STATE as one datagram to the AF_UNIX socket
+// ADDRESS names ("/run/systemd/notify", or "@name" for an abstract socket). 0 when sent, -1
+// with errno set (EINVAL: an address that is neither, or longer than sun_path holds).
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+static inline int buoy_notify_datagram(const char *address, const char *state, size_t length) {
+    struct sockaddr_un to = { .sun_family = AF_UNIX };
+    size_t n = strlen(address);
+    if (n < 2 || n >= sizeof to.sun_path || (address[0] != '/' && address[0] != '@')) { errno = EINVAL; return -1; }
+    memcpy(to.sun_path, address, n);
+    if (address[0] == '@') to.sun_path[0] = 0;
+    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + (address[0] == '/' ? 1 : 0));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do { sent = sendto(fd, state, length, MSG_NOSIGNAL, (const struct sockaddr *)&to, size); } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent == (ssize_t)length ? 0 : -1;
+}

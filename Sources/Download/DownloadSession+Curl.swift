@@ -33,12 +33,18 @@ extension DownloadSession {
         buoy_curl_set_ptr(h, CURLOPT_ERRORBUFFER, t.errorBuffer)
     }
 
+    /// Why libcurl gave no handle: the library could not be loaded (the loader says why: not
+    /// installed, too old), or it refused one.
+    static func noHandleReason() -> String {
+        buoy_curl_unavailable().map { String(cString: $0) } ?? "libcurl could not create a handle"
+    }
+
     /// Starts the file's request, continuing the `.part` from its end with a Range header (set
     /// by hand: curl's own resume fails a 200 answer instead of letting it restart the file).
     func startRequest(_ t: Transfer) {
         let request = status.files[t.index].request
-        guard let h = curl_easy_init() else {
-            return fail(t, .transfer(url: request.url, reason: "libcurl could not create a handle"))
+        guard let h = buoy_curl_easy_init() else {
+            return fail(t, .transfer(url: request.url, reason: Self.noHandleReason()))
         }
         t.handle = h
         t.rangeStart = nil
@@ -64,7 +70,7 @@ extension DownloadSession {
         }
         status.files[t.index].state = .connecting
         status.files[t.index].received = t.offset
-        curl_multi_add_handle(multi, h)
+        buoy_curl_multi_add_handle(multi, h)
     }
 
     /// A response header line: the Content-Range of the response that ends the redirects.
@@ -127,9 +133,9 @@ extension DownloadSession {
     /// Starts fetching a small `.sha256` file on the multi handle (short timeouts: it is a few
     /// bytes); `checksumFetched` takes the digest and starts the file.
     func startChecksumFetch(_ t: Transfer, _ url: String) {
-        guard let h = curl_easy_init() else {
+        guard let h = buoy_curl_easy_init() else {
             t.attempt += 1
-            return retryOrFail(t, .transfer(url: url, reason: "libcurl could not create a handle"))
+            return retryOrFail(t, .transfer(url: url, reason: Self.noHandleReason()))
         }
         t.checksumHandle = h
         t.checksumBytes = []
@@ -145,7 +151,7 @@ extension DownloadSession {
             return size * count
         }
         status.files[t.index].state = .connecting
-        curl_multi_add_handle(multi, h)
+        buoy_curl_multi_add_handle(multi, h)
     }
 
     /// The `.sha256` transfer ended: with a digest the file starts at once; otherwise it is an
@@ -155,10 +161,10 @@ extension DownloadSession {
         var httpStatus = 0
         buoy_curl_get_long(h, CURLINFO_RESPONSE_CODE, &httpStatus)
         let message = String(cString: t.errorBuffer)
-        curl_multi_remove_handle(multi, h)
-        curl_easy_cleanup(h)
+        buoy_curl_multi_remove_handle(multi, h)
+        buoy_curl_easy_cleanup(h)
         t.checksumHandle = nil
-        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let text = message.isEmpty ? String(cString: buoy_curl_easy_strerror(code)) : message
         let result: Result<String, DownloadError>
         switch code {
         case CURLE_OK: result = Self.digest(in: t.checksumBytes, url: url)

@@ -87,7 +87,7 @@ extension DownloadSession {
     private func drive(socket: Int32, mask: Int32) {
         let deadline = prepare()
         var running: Int32 = 0
-        curl_multi_socket_action(multi, socket, mask, &running)
+        buoy_curl_multi_socket_action(multi, socket, mask, &running)
         complete(hashingUntil: deadline)
     }
 }

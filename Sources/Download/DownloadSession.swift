@@ -23,14 +23,15 @@ public final class DownloadSession {
     public internal(set) var status: DownloadStatus
     public let policy: DownloadPolicy
     var transfers: [Transfer] = []
-    let multi: UnsafeMutableRawPointer
+    /// nil when libcurl could not be loaded: every transfer then fails with the loader's reason.
+    let multi: UnsafeMutableRawPointer?
     /// Set by `useEventLoop`: the caller's callbacks and curl's last timer request.
     var eventLoop: EventLoop?
 
     public init(requests: [DownloadRequest], policy: DownloadPolicy = DownloadPolicy()) {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        buoy_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         self.policy = policy
-        multi = curl_multi_init()!
+        multi = buoy_curl_multi_init()
         status = DownloadStatus(files: requests.map {
             FileStatus(request: $0, state: .queued, received: 0, expected: nil, cached: false)
         })
@@ -43,7 +44,7 @@ public final class DownloadSession {
             t.closeFile()
             t.destinationCheck = nil
         }
-        curl_multi_cleanup(multi)
+        buoy_curl_multi_cleanup(multi)
     }
 
     public var isFinished: Bool { status.isFinished }
@@ -55,12 +56,12 @@ public final class DownloadSession {
     public func step(timeout: Double = 0) -> Bool {
         let deadline = prepare()
         var running: Int32 = 0
-        curl_multi_perform(multi, &running)
+        buoy_curl_multi_perform(multi, &running)
         complete(hashingUntil: deadline)
         if status.isFinished { return false }
         if timeout > 0 && !hasWorkOnDisk {
             var fds: Int32 = 0
-            curl_multi_poll(multi, nil, 0, Int32(max(1, min(timeout, 1) * 1000)), &fds)
+            buoy_curl_multi_poll(multi, nil, 0, Int32(max(1, min(timeout, 1) * 1000)), &fds)
         }
         return true
     }
@@ -104,7 +105,7 @@ public final class DownloadSession {
     /// After curl ran: finished transfers, progress, a slice of syncing and of hashing on disk.
     func complete(hashingUntil deadline: Double) {
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = buoy_curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             if let t = transfers.first(where: { $0.handle == easy }) {
                 finish(t, code: message.pointee.data.result)
@@ -240,13 +241,13 @@ public final class DownloadSession {
 
     func detach(_ t: Transfer) {
         if let h = t.handle {
-            curl_multi_remove_handle(multi, h)
-            curl_easy_cleanup(h)
+            buoy_curl_multi_remove_handle(multi, h)
+            buoy_curl_easy_cleanup(h)
             t.handle = nil
         }
         if let h = t.checksumHandle {
-            curl_multi_remove_handle(multi, h)
-            curl_easy_cleanup(h)
+            buoy_curl_multi_remove_handle(multi, h)
+            buoy_curl_easy_cleanup(h)
             t.checksumHandle = nil
         }
     }
@@ -307,7 +308,7 @@ public final class DownloadSession {
     /// goes on to be placed.
     private func transferError(_ t: Transfer, code: CURLcode, httpStatus: Int, message: String, retryAfter: Int64) -> DownloadError? {
         let url = status.files[t.index].request.url
-        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let text = message.isEmpty ? String(cString: buoy_curl_easy_strerror(code)) : message
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .refused(path: url, reason: "\(text) (only http and https, and never file through a redirect)")

@@ -121,12 +121,13 @@ enum AnimationCache {
 
 struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cache",
         abstract: "Manage the cache of animations fetched from URLs.",
         subcommands: [Clear.self, Show.self]
     )
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every cached animation.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every cached animation.")
         func run() throws {
             let dir = AnimationCache.directory + "/animations"
             let count = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).count

@@ -6,6 +6,7 @@ import Raster
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Time rendering N frames spread over the animation; writes no files.",
         discussion: """
         Ends with: bench: median_ms_per_frame=X p95_ms=Y frames=N cpu_median_ms_per_frame=Z

@@ -10,6 +10,7 @@ enum EnvironmentHelp {
         ("SSL_CERT_FILE, CURL_CA_BUNDLE", "The certificate authorities https trusts without --ca-file\n(the first set of the two); else the system's."),
         ("NOTIFY_SOCKET", "Set by systemd for a Type=notify unit: buoy run sends READY=1\nthere once the display, the control socket and the psplash FIFO\nare open, and STOPPING=1 at its end."),
         ("http_proxy, https_proxy, all_proxy, no_proxy", "Read by libcurl for the downloads."),
+        ("BUOY_LIBCURL", "The libcurl a download opens (dlopen) instead of libcurl.so.4;\ncommands that do not download never open one."),
     ]
 
     static var text: String {

@@ -8,6 +8,7 @@ import Posix
 /// `.part` file, resume, retries, checksum, atomic placement) and progress on the terminal.
 struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Download a file from an ssh session: progress on the terminal, atomic placement, exit status.",
         discussion: """
         Progress is one line on stderr when it is a terminal (name, percentage, size, rate, time

@@ -4,6 +4,7 @@ import LottieRender
 
 struct Keypaths: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "keypaths",
         abstract: "List every keypath of an animation, one per line (layer.group.item.property).",
         discussion: "With --types each property is followed by a tab and its value type (Double, Vec2, RGBA, BezierPath, GradientColors)."
     )

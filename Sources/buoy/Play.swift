@@ -11,6 +11,7 @@ import Raster
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an animation on a display: DRM/KMS, fbdev, PNG frames or a y4m stream.",
         discussion: """
         --display auto tries DRM, then fbdev, and goes on only when there is nothing to show on \

@@ -6,6 +6,7 @@ import Raster
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render frames of a Lottie animation to PNG files.",
         discussion: """
         With one frame OUT is a PNG file (default: the animation's name with .png); with several

@@ -13,6 +13,7 @@ import Raster
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "The download screen: play the animation while files download, the water rising with the bytes.",
         discussion: """
         The first segment loops while downloading; the layer at --keypath (a position) rises from \

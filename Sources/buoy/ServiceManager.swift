@@ -1,17 +1,18 @@
-import CSystemd
 import Display
 import Kiosk
+import Posix
 
 /// Readiness for systemd (`Type=notify` units): `READY=1` once the display, the control
 /// socket and the psplash FIFO are open, so units ordered after Buoy's start only when it
-/// can be talked to. Outside a notify unit (no `$NOTIFY_SOCKET`) sd_notify does nothing.
+/// can be talked to. Outside a notify unit (no `$NOTIFY_SOCKET`) nothing is sent. A message
+/// that cannot be sent changes nothing else (systemd then reports the unit's start timeout).
 enum ServiceManager {
     static func ready(status: String) {
-        _ = sd_notify(0, "READY=1\nSTATUS=" + status)
+        try? ServiceNotification.send("READY=1\nSTATUS=" + status)
     }
 
     static func stopping() {
-        _ = sd_notify(0, "STOPPING=1")
+        try? ServiceNotification.send("STOPPING=1")
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 /// follows its progress events.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show what the running buoy daemon is doing (JSON).",
         discussion: """
         One JSON line in the schema of `buoy fetch --json` (state idle, waiting, downloading, \
@@ -42,6 +43,7 @@ struct Status: ParsableCommand {
 
 struct Cancel: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cancel",
         abstract: "Cancel the running daemon's download (its .part stays for a resume).",
         discussion: "Exit status: 0 the daemon took the request, 4 no daemon on the socket or no answer."
     )
@@ -55,6 +57,7 @@ struct Cancel: ParsableCommand {
 /// `buoy message TEXT`: the socket's `message` request from a shell.
 struct Message: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "message",
         abstract: "Show TEXT on the running daemon's status line (\"\" clears it).",
         discussion: """
         The daemon shows the text on the panel's status line and logs it (control characters \

@@ -1,2 +1,0 @@
-// libsystemd's readiness protocol (sd_notify), for Type=notify units.
-#include <systemd/sd-daemon.h>

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// libcurl is opened only by what downloads (Sources/CCurl): a command that only draws maps
+/// neither it nor its TLS chain, and a download without it fails with the loader's reason.
+final class LibraryLoadingTests: CommandTestCase {
+    /// Runs buoy with the dynamic linker's log of the files it opens (LD_DEBUG=files); returns
+    /// the exit status, stderr and the names of the libraries opened (at start or by dlopen).
+    func librariesOpened(by arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, Set<String>) {
+        let process = Process()
+        process.executableURL = buoy
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (status, _, err) = try runToEnd(process)
+        let pattern = try NSRegularExpression(pattern: #"\bfile=(\S+) +\["#)
+        let names = pattern.matches(in: err, range: NSRange(err.startIndex..., in: err)).compactMap {
+            Range($0.range(at: 1), in: err).map { URL(fileURLWithPath: String(err[$0])).lastPathComponent }
+        }
+        return (status, err, Set(names))
+    }
+
+    func animation() throws -> String {
+        let path = dir + "/square.json"
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":10,"w":64,"h":64,"layers":[{"ty":4,"ip":0,"op":10,"st":0,"ks":{},"#
+            + #""shapes":[{"ty":"rc","p":{"a":0,"k":[32,32]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},"#
+            + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}]}"#
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testDrawingCommandsDoNotLoadLibcurl() throws {
+        let file = try animation()
+        for arguments in [["--version"], ["bench", file, "--count", "2", "--threads", "1"],
+                          ["render", file, "--frames", "0:1", "-o", dir + "/frames"]] {
+            let (status, err, libraries) = try librariesOpened(by: arguments, environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(status, 0, "\(arguments): \(err.suffix(2000))")
+            XCTAssertTrue(libraries.contains { $0.hasPrefix("libc.so") }, "the log lists what was opened: \(libraries)")
+            XCTAssertFalse(libraries.contains { $0.hasPrefix("libcurl") || $0.hasPrefix("libgnutls") || $0.hasPrefix("libssl") },
+                           "\(arguments) loads \(libraries.sorted())")
+        }
+    }
+
+    func testADownloadLoadsLibcurlWhenItStarts() throws {
+        let (status, err, libraries) = try librariesOpened(
+            by: ["fetch", base + "/file/3000", "-o", dir + "/out", "--display", "none", "--socket", dir + "/no.sock"],
+            environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(status, 0, String(err.suffix(2000)))
+        XCTAssertTrue(libraries.contains("libcurl.so.4"), "\(libraries.sorted())")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/out")).count, 3000)
+    }
+
+    func testADownloadWithoutLibcurlFailsNamingItAndLeavesNoFile() throws {
+        let (status, err, _) = try librariesOpened(
+            by: ["fetch", base + "/file/3000", "-o", dir + "/out", "--display", "none", "--socket", dir + "/no.sock"],
+            environment: ["BUOY_LIBCURL": dir + "/no-such-libcurl.so"])
+        XCTAssertEqual(status, 5, err)
+        XCTAssertTrue(err.contains("libcurl could not be loaded") && err.contains("no-such-libcurl.so"), err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"))
+    }
+}
