@@ -34,6 +34,13 @@ final class BandWorkers: @unchecked Sendable {
         Int(buoy_cpus_allowed())
     }
 
+    /// CLOCK_MONOTONIC in nanoseconds, for the short spins of the band threads.
+    static func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+    }
+
     deinit {
         core.stop()
         for thread in threads { pthread_join(thread, nil) }
@@ -226,9 +233,5 @@ private final class Core: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    private static func now() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
-    }
+    private static func now() -> UInt64 { BandWorkers.now() }
 }

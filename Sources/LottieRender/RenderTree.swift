@@ -1,6 +1,7 @@
 import Foundation
 import LottieModel
 import Raster
+import Synchronization
 
 /// The part of a frame's work that the model decides once, built when the renderer is made
 /// (and again when value providers are rebound): one node per shape layer of every
@@ -123,6 +124,11 @@ final class ShapeLayerNode: @unchecked Sendable {
 
     private let lock = NSLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
+    /// The evaluation under way on some thread, numbered by `evaluationsStarted`.
+    private var pending: (frame: Double, versions: [UInt64], ticket: UInt64)?
+    private var evaluationsStarted: UInt64 = 0
+    /// The number of the latest evaluation stored in `last`.
+    private let evaluationsStored = Atomic<UInt64>(0)
     /// Counts as `ShapeCache` keeps them: a look-ahead's evaluation is counted at the first
     /// counted use.
     private var counts = (evaluated: 0, reused: 0)
@@ -142,29 +148,58 @@ final class ShapeLayerNode: @unchecked Sendable {
     }
 
     /// The shapes at `frame`: those evaluated before when nothing they depend on changed
-    /// since. A look-ahead (`counted: false`) is left out of the statistics.
+    /// since. A look-ahead (`counted: false`) is left out of the statistics. While another
+    /// thread evaluates the same shapes (the bands of a frame), this one waits a while for
+    /// its result rather than evaluate them too.
     func shapes(at frame: Double, budget: RenderBudget, counted: Bool = true) -> PreparedShapes {
         // Versions are read before evaluating: a provider changed meanwhile leaves an older
         // version, which the next frame evaluates again.
         let versions = dependence.providers.map(\.version)
-        lock.lock()
-        if let last, last.versions == versions, !dependence.frame || last.frame == frame {
-            if counted {
-                if uncounted { counts.evaluated += 1 } else { counts.reused += 1 }
-                uncounted = false
+        var waited = false
+        while true {
+            lock.lock()
+            if let last, last.versions == versions, !dependence.frame || last.frame == frame {
+                if counted {
+                    if uncounted { counts.evaluated += 1 } else { counts.reused += 1 }
+                    uncounted = false
+                }
+                lock.unlock()
+                return last.shapes
             }
+            guard !waited, let pending, pending.versions == versions, pending.frame == frame || !dependence.frame else { break }
             lock.unlock()
-            return last.shapes
+            waited = true
+            waitForEvaluation(after: pending.ticket)
         }
+        let ticket = evaluationsStarted &+ 1
+        evaluationsStarted = ticket
+        pending = (frame, versions, ticket)
         lock.unlock()
         let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget), node: self)
         lock.lock()
         last = (frame, versions, shapes)
+        if pending?.ticket == ticket { pending = nil }
         if counted { counts.evaluated += 1 }
         uncounted = !counted
         lock.unlock()
+        evaluationsStored.max(ticket, ordering: .releasing)
         return shapes
     }
+
+    /// Spins until the evaluation `ticket` (or a later one) is stored, for at most
+    /// `waitNanoseconds`: an evaluation takes microseconds, but the thread making it may
+    /// be preempted, and then evaluating here is quicker than waiting.
+    private func waitForEvaluation(after ticket: UInt64) {
+        let deadline = BandWorkers.now() &+ Self.waitNanoseconds
+        var spins = 0
+        while evaluationsStored.load(ordering: .acquiring) < ticket {
+            spins += 1
+            if spins & 63 == 0, BandWorkers.now() > deadline { return }
+        }
+    }
+
+    /// How long a thread waits for another's evaluation of the same shapes.
+    static let waitNanoseconds: UInt64 = 200_000
 
     /// Fills and strokes among `items`, at any depth.
     private static func styleCount(_ items: [ShapeItem], depth: Int) -> Int {
