@@ -24,7 +24,7 @@ extension AnimationRenderer {
                     shared.plan.evaluate(taking: shared.cursor, budget: shared.renderer.budget)
                     let start = BandLayout.threadSeconds()
                     shared.renderer.drawCleared(frame: frame, into: &shared.parts[i], matrix: matrix, background: background,
-                                                covered: covered, whole: whole)
+                                                covered: covered, whole: whole, band: (i, shared.parts.count))
                     shared.seconds[i] = BandLayout.threadSeconds() - start
                 }
             }

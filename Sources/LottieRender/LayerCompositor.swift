@@ -10,6 +10,8 @@ struct LayerCompositor {
     var work: FrameWork
     /// How far beyond a target, in pixels, content may cast a shadow into it.
     var maxReach = Effects.maxReach
+    /// The coverage slots of the band drawn (nil: the render tree's first).
+    var slots: CoverageSlots?
 
     init(renderer: AnimationRenderer) {
         self.renderer = renderer
@@ -262,7 +264,7 @@ struct LayerCompositor {
                               opacity: Double, clip: Clip?, depth: Int) {
         switch layer.kind {
         case .shape:
-            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, renderer: renderer)
+            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, renderer: renderer, slots: slots)
         case .solid(let color, let width, let height):
             var path = RasterPath()
             path.addRect(Rect(x: 0, y: 0, width: width, height: height))

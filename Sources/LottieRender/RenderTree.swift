@@ -19,8 +19,15 @@ final class RenderTree: @unchecked Sendable {
     private let precompNodes: [String: [ShapeLayerNode?]]
     private let rootChains: [LayerChain]
     private let precompChains: [String: [LayerChain]]
-    /// The last coverage of every fill and stroke of every node.
+    /// The last coverage of every fill and stroke of every node, as one thread draws them
+    /// (and the first band of a threaded frame).
     let slots = CoverageSlots()
+    /// The slots of the other bands of threaded frames, one store per band: a band keeps
+    /// its own coverage (its rows only) and finds it with no lock another thread takes, and
+    /// each paint's record of how its shape changes is that of one band, as with one thread.
+    /// They share `slots`' byte limit evenly, so that all bands hold about what one would;
+    /// a frame cut into another number of bands starts them anew.
+    private let bandSlots = Mutex<[CoverageSlots]>([])
 
     init(root: Composition, precomps: [String: Composition]) {
         var nextSlot = 0
@@ -60,6 +67,21 @@ final class RenderTree: @unchecked Sendable {
         let nodes = comp.id.map { precompNodes[$0] ?? [] } ?? rootNodes
         return position < nodes.count ? nodes[position] : nil
     }
+
+    /// The slots band `band` of `count` draws with (band 0: `slots`).
+    func slots(band: Int, of count: Int) -> CoverageSlots {
+        guard band > 0, band < count else { return slots }
+        return bandSlots.withLock { stores in
+            if stores.count != count - 1 {
+                let limit = slots.byteLimit / count
+                stores = (1..<count).map { _ in CoverageSlots(byteLimit: limit) }
+            }
+            return stores[band - 1]
+        }
+    }
+
+    /// Every slot store, the first band's first.
+    var allSlots: [CoverageSlots] { [slots] + bandSlots.withLock { $0 } }
 
     /// Every node, root composition first (for statistics and tests).
     var allNodes: [ShapeLayerNode] {
@@ -262,9 +284,10 @@ struct LayerShapes {
 
     var ops: [DrawOp] { tree.ops }
 
-    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer) {
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
+              slots: CoverageSlots? = nil) {
         if let prepared, let renderTree = renderer.renderTree {
-            prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: renderTree.slots,
+            prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: slots ?? renderTree.slots,
                           cache: renderer.coverageCache)
         } else {
             tree.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, cache: renderer.coverageCache)
@@ -303,5 +326,10 @@ extension AnimationRenderer {
     }
 
     /// How many paints of the render tree reused their slot's coverage, and how many did not.
-    public var slotReuse: (hits: Int, misses: Int) { renderTree?.slots.statistics ?? (0, 0) }
+    public var slotReuse: (hits: Int, misses: Int) {
+        (renderTree?.allSlots ?? []).reduce((0, 0)) { sum, slots in
+            let s = slots.statistics
+            return (sum.0 + s.hits, sum.1 + s.misses)
+        }
+    }
 }

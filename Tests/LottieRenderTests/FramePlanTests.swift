@@ -114,3 +114,33 @@ final class FramePlanTests: XCTestCase {
         }
     }
 }
+
+/// Each band of a threaded frame keeps its coverage in a slot store of its own.
+final class BandSlotsTests: XCTestCase {
+    func testEachBandReusesItsOwnCoverageAndTheStoresShareTheLimit() throws {
+        try XCTSkipUnless(CorpusPaths.available, "corpus not found")
+        guard let animation = try FramePlanTests.load("TypeFace/A.json") else { throw XCTSkip("TypeFace/A.json not found") }
+        var renderer = AnimationRenderer(animation: animation)
+        renderer.threads = 3
+        let viewport = Viewport(width: 120, height: 150, contentMode: .fit)
+        let frame = animation.inPoint + (animation.outPoint - animation.inPoint) * 0.6
+        let first = renderer.render(frame: frame, viewport: viewport)
+        let tree = try XCTUnwrap(renderer.renderTree)
+        let stores = tree.allSlots
+        XCTAssertEqual(stores.count, 3)
+        XCTAssertTrue(stores.dropFirst().allSatisfy { $0.byteLimit == tree.slots.byteLimit / 3 })
+        let missesBefore = stores.map(\.statistics.misses)
+        // The same frame again: every band finds what it drew in its own store.
+        let again = renderer.render(frame: frame, viewport: viewport)
+        XCTAssertEqual(first.pixels, again.pixels)
+        for (k, store) in stores.enumerated() {
+            XCTAssertGreaterThan(store.statistics.hits, 0, "band \(k)")
+            XCTAssertEqual(store.statistics.misses, missesBefore[k], "band \(k) rasterized nothing anew")
+        }
+        // Another cut (two bands) starts the other bands' stores anew.
+        renderer.threads = 2
+        _ = renderer.render(frame: frame, viewport: viewport)
+        XCTAssertEqual(tree.allSlots.count, 2)
+        XCTAssertEqual(tree.allSlots[1].byteLimit, tree.slots.byteLimit / 2)
+    }
+}
