@@ -39,7 +39,7 @@ struct FramePlan {
     init(renderer: AnimationRenderer, frame: Double) {
         guard frame.isFinite, let tree = renderer.renderTree else { return }
         var walk = Walk(renderer: renderer, tree: tree, compositor: LayerCompositor(renderer: renderer))
-        walk.visit(renderer.root, frame: frame, depth: 0)
+        walk.visit(renderer.root, frame: frame, opacity: 1, depth: 0)
         entries = walk.found.compactMap { found in found.frame.map { Entry(node: found.node, frame: $0) } }
     }
 
@@ -62,7 +62,7 @@ struct FramePlan {
         /// Layers visited, bounded as the layers a frame may draw are.
         var visits = 0
 
-        mutating func visit(_ comp: Composition, frame: Double, depth: Int) {
+        mutating func visit(_ comp: Composition, frame: Double, opacity: Double, depth: Int) {
             guard depth < LayerCompositor.maxDepth else { return }
             for position in comp.layers.indices.reversed() {
                 let layer = comp.layers[position]
@@ -70,16 +70,18 @@ struct FramePlan {
                 if layer.matteMode != .none, let source = comp.matteSource(forLayerAt: position) {
                     let matte = comp.layers[source]
                     if !matte.hidden || matte.isMatteSource, compositor.isVisible(matte, at: frame) {
-                        add(comp.layers[source], at: source, in: comp, frame: frame, depth: depth)
+                        add(comp.layers[source], at: source, in: comp, frame: frame, opacity: 1, depth: depth)
                     }
                 }
-                add(layer, at: position, in: comp, frame: frame, depth: depth)
+                add(layer, at: position, in: comp, frame: frame, opacity: opacity, depth: depth)
             }
         }
 
-        private mutating func add(_ layer: Layer, at position: Int, in comp: Composition, frame: Double, depth: Int) {
+        private mutating func add(_ layer: Layer, at position: Int, in comp: Composition, frame: Double, opacity: Double, depth: Int) {
             visits += 1
-            guard visits <= renderer.budget.maxLayerDraws else { return }
+            // A layer the frame draws with no opacity is not drawn, nor evaluated.
+            let alpha = opacity * layer.transform.opacityFraction(at: frame)
+            guard visits <= renderer.budget.maxLayerDraws, alpha > 0 else { return }
             switch layer.kind {
             case .shape:
                 guard let node = tree.node(in: comp, at: position) else { return }
@@ -92,7 +94,7 @@ struct FramePlan {
                 }
             case .precomp(let refId, _, _):
                 guard let inner = renderer.precomps[refId] else { return }
-                visit(inner, frame: compositor.localFrame(of: layer, at: frame), depth: depth + 1)
+                visit(inner, frame: compositor.localFrame(of: layer, at: frame), opacity: alpha, depth: depth + 1)
             default:
                 return
             }

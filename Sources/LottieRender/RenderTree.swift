@@ -242,6 +242,8 @@ struct PreparedShapes {
     let tree: ShapeTree
     /// For each of `tree.ops`, its shapes in its own space.
     let paths: [RasterPath]
+    /// For each of `paths`, its bounds (nil: empty), for `PaintReach`.
+    let bounds: [Rect?]
     /// The node whose slots keep the paints' coverage.
     let node: ShapeLayerNode
 
@@ -249,6 +251,7 @@ struct PreparedShapes {
         self.tree = tree
         self.node = node
         paths = tree.ops.map { tree.joinedPath(of: $0) }
+        bounds = paths.map(\.bounds)
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
@@ -262,6 +265,9 @@ struct PreparedShapes {
             let alpha = op.opacity * opacity
             guard alpha > 0, !op.nodeIDs.isEmpty, !paths[index].isEmpty else { continue }
             let toDevice = op.matrix.concatenating(layerMatrix)
+            // A paint wholly outside the target (another band's rows) is not outlined or looked up.
+            if let bounds = bounds[index],
+               !PaintReach.mayPaint(PaintReach.pixels(of: bounds, kind: op.kind, toDevice: toDevice), surface: surface, clip: clip) { continue }
             // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
             let slot = index < node.slotCount ? node.firstSlot + index : -1
             switch op.kind {
