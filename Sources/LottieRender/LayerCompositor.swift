@@ -27,10 +27,13 @@ struct LayerCompositor {
         guard depth < Self.maxDepth else { return }
         // Layers are listed top-most first: draw from the end.
         for position in comp.layers.indices.reversed() {
-            let layer = comp.layers[position]
-            guard !layer.isMatteSource, !layer.hidden, isVisible(layer, at: frame) else { continue }
-            if case .null = layer.kind { continue }
-            let matte = layer.matteMode == .none ? nil : (comp.matteSource(forLayerAt: position), layer.matteMode)
+            // Read in place, not copied: a copy takes a reference to each part of the layer,
+            // which the bands of a threaded frame, walking the same layers, contend for.
+            guard !comp.layers[position].isMatteSource, !comp.layers[position].hidden,
+                  comp.layers[position].inPoint <= frame, frame <= comp.layers[position].outPoint else { continue }
+            if case .null = comp.layers[position].kind { continue }
+            let mode = comp.layers[position].matteMode
+            let matte = mode == .none ? nil : (comp.matteSource(forLayerAt: position), mode)
             drawLayer(at: position, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
                       matte: matte, clip: clip, depth: depth)
         }
