@@ -119,8 +119,9 @@ struct LayerChain {
 
     /// The same product as `LayerCompositor.layerMatrix`, in the same order.
     func matrix(in comp: Composition, frame: Double) -> Matrix {
-        let first = comp.layers[positions[0]]
-        var matrix = first.transform.matrix(at: frame, autoOrient: first.autoOrient)
+        // Each layer's transform is read in place (a copied layer retains all its parts, which
+        // the bands of a threaded frame contend for).
+        var matrix = comp.layers[positions[0]].transform.matrix(at: frame, autoOrient: comp.layers[positions[0]].autoOrient)
         for p in positions.dropFirst() {
             matrix = matrix.concatenating(comp.layers[p].transform.matrix(at: frame, autoOrient: comp.layers[p].autoOrient))
         }
@@ -237,8 +238,10 @@ final class ShapeLayerNode: @unchecked Sendable {
 }
 
 /// A shape layer's shapes evaluated at one frame, with each paint's shapes joined into the
-/// one path it fills or strokes: kept by a node, they are joined once, not every frame.
-struct PreparedShapes {
+/// one path it fills or strokes: kept by a node, they are joined once, not every frame. A
+/// class, so that each band of a threaded frame takes one reference to it, not one to each
+/// of its arrays (the bands contend for every count they both change). Never changed once made.
+final class PreparedShapes: @unchecked Sendable {
     let tree: ShapeTree
     /// For each of `tree.ops`, its shapes in its own space.
     let paths: [RasterPath]
