@@ -62,29 +62,33 @@ struct FramePlan {
         /// Layers visited, bounded as the layers a frame may draw are.
         var visits = 0
 
+        /// The layers are read in place: a copied layer retains each of its parts.
         mutating func visit(_ comp: Composition, frame: Double, opacity: Double, depth: Int) {
             guard depth < LayerCompositor.maxDepth else { return }
             for position in comp.layers.indices.reversed() {
-                let layer = comp.layers[position]
-                guard !layer.isMatteSource, !layer.hidden, compositor.isVisible(layer, at: frame) else { continue }
-                if layer.matteMode != .none, let source = comp.matteSource(forLayerAt: position) {
-                    let matte = comp.layers[source]
-                    if !matte.hidden || matte.isMatteSource, compositor.isVisible(matte, at: frame) {
-                        add(comp.layers[source], at: source, in: comp, frame: frame, opacity: 1, depth: depth)
-                    }
+                guard !comp.layers[position].isMatteSource, !comp.layers[position].hidden, shows(comp.layers[position], at: frame)
+                else { continue }
+                if comp.layers[position].matteMode != .none, let source = comp.matteSource(forLayerAt: position),
+                   !comp.layers[source].hidden || comp.layers[source].isMatteSource, shows(comp.layers[source], at: frame) {
+                    add(at: source, in: comp, frame: frame, opacity: 1, depth: depth)
                 }
-                add(layer, at: position, in: comp, frame: frame, opacity: opacity, depth: depth)
+                add(at: position, in: comp, frame: frame, opacity: opacity, depth: depth)
             }
         }
 
-        private mutating func add(_ layer: Layer, at position: Int, in comp: Composition, frame: Double, opacity: Double, depth: Int) {
+        /// `LayerCompositor.isVisible`, read in place.
+        private func shows(_ layer: borrowing Layer, at frame: Double) -> Bool {
+            layer.inPoint <= frame && frame <= layer.outPoint
+        }
+
+        private mutating func add(at position: Int, in comp: Composition, frame: Double, opacity: Double, depth: Int) {
             visits += 1
-            // A layer the frame draws with no opacity is not drawn, nor evaluated.
-            let alpha = opacity * layer.transform.opacityFraction(at: frame)
-            guard visits <= renderer.budget.maxLayerDraws, alpha > 0 else { return }
-            switch layer.kind {
+            guard visits <= renderer.budget.maxLayerDraws else { return }
+            switch comp.layers[position].kind {
             case .shape:
-                guard let node = tree.node(in: comp, at: position) else { return }
+                // A layer the frame draws with no opacity is not drawn, nor evaluated.
+                guard opacity * comp.layers[position].transform.opacityFraction(at: frame) > 0,
+                      let node = tree.node(in: comp, at: position) else { return }
                 let key = ObjectIdentifier(node)
                 if let index = indexOf[key] {
                     if found[index].frame != frame { found[index].frame = nil }
@@ -93,7 +97,9 @@ struct FramePlan {
                     found.append((node, frame))
                 }
             case .precomp(let refId, _, _):
-                guard let inner = renderer.precomps[refId] else { return }
+                let layer = comp.layers[position]
+                let alpha = opacity * layer.transform.opacityFraction(at: frame)
+                guard alpha > 0, let inner = renderer.precomps[refId] else { return }
                 visit(inner, frame: compositor.localFrame(of: layer, at: frame), opacity: alpha, depth: depth + 1)
             default:
                 return
