@@ -35,6 +35,20 @@ public struct SpatialCurve: Equatable, Sendable {
         self.lengths = lengths
     }
 
+    /// Whether the control points lie on the line through the curve's two (distinct) ends: the
+    /// triangle each makes with the ends has a twice-area of at most `straightTolerance`. Such
+    /// a keyframe moves along the straight line at its eased progress, as lottie-ios and
+    /// lottie-web both move it, not along the curve's length: control points beyond the ends
+    /// would otherwise carry it past an end and back, at another speed.
+    public var isStraight: Bool {
+        guard from != to else { return false }
+        func twiceArea(_ a: Vec2, _ b: Vec2, _ c: Vec2) -> Double { (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) }
+        return abs(twiceArea(from, to, control1)) <= Self.straightTolerance && abs(twiceArea(from, to, control2)) <= Self.straightTolerance
+    }
+
+    /// In square units of the property (the bound lottie-ios gives its test of the same).
+    static let straightTolerance = 0.05
+
     static func point(_ a: Vec2, _ b: Vec2, _ c: Vec2, _ d: Vec2, _ t: Double) -> Vec2 {
         let u = 1 - t
         let w0 = u * u * u, w1 = 3 * u * u * t, w2 = 3 * u * t * t, w3 = t * t * t

@@ -149,6 +149,9 @@ public struct ShapeItem: Sendable {
     public var matchName: String
     public var hidden: Bool
     public var kind: ShapeKind
+    /// Where the item sits in the file, for what drawing it may warn of (a dashed stroke's
+    /// pattern too fine to draw); empty for items that cannot warn.
+    public var jsonPath: String = ""
 }
 
 public struct ShapeTransform: Sendable {

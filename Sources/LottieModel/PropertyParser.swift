@@ -152,7 +152,9 @@ extension LottieParser {
         return Vec2(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
     }
 
-    /// Position keyframes with `to`/`ti` travel along a curve rather than a straight line.
+    /// Position keyframes with `to`/`ti` travel along a curve rather than a straight line,
+    /// unless the curve is one: control points on the line through its ends travel it straight
+    /// at the eased speed (`SpatialCurve.isStraight`).
     func attachSpatialCurves<T>(_ keyframes: inout [Keyframe<T>], _ tangents: [(out: Vec2?, in: Vec2?)]) {
         guard T.self == Vec2.self, tangents.count == keyframes.count, keyframes.count > 1 else { return }
         for i in 0..<(keyframes.count - 1) {
@@ -160,8 +162,9 @@ extension LottieParser {
                   out.x != 0 || out.y != 0 || inT.x != 0 || inT.y != 0,
                   let from = keyframes[i].value as? Vec2,
                   let to = (keyframes[i].endValue ?? keyframes[i + 1].value) as? Vec2 else { continue }
-            keyframes[i].spatial = SpatialCurve(from: from, control1: Vec2(x: from.x + out.x, y: from.y + out.y),
-                                                control2: Vec2(x: to.x + inT.x, y: to.y + inT.y), to: to)
+            let curve = SpatialCurve(from: from, control1: Vec2(x: from.x + out.x, y: from.y + out.y),
+                                     control2: Vec2(x: to.x + inT.x, y: to.y + inT.y), to: to)
+            if !curve.isStraight { keyframes[i].spatial = curve }
         }
     }
 }

@@ -71,7 +71,18 @@ extension LottieParser {
             kind = .unsupported(type: type)
         }
         return ShapeItem(name: optional(node, "nm", "") { try $1.string() }, matchName: optional(node, "mn", "") { try $1.string() },
-                         hidden: optional(node, "hd", false) { try $1.bool() }, kind: kind)
+                         hidden: optional(node, "hd", false) { try $1.bool() }, kind: kind,
+                         jsonPath: Self.mayWarnWhenDrawn(kind) ? node.path.description : "")
+    }
+
+    /// Whether drawing the item may warn (a dashed stroke whose pattern proves too fine along
+    /// its path), so that it keeps its JSON path.
+    static func mayWarnWhenDrawn(_ kind: ShapeKind) -> Bool {
+        switch kind {
+        case .stroke(let s): return !s.dashes.isEmpty
+        case .gradientStroke(let g): return !g.dashes.isEmpty
+        default: return false
+        }
     }
 
     /// A paint item: solid or gradient, fill or stroke.

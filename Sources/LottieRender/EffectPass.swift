@@ -18,8 +18,16 @@ struct EffectPass {
         var spread: Double
     }
 
-    /// The blurs' standard deviations across and down, in device pixels.
-    var blurs: [(x: Double, y: Double)] = []
+    /// A blur in device pixels: its standard deviations across and down (0: not that way).
+    struct DeviceBlur: Equatable {
+        var x: Double, y: Double
+        var repeatEdges: Bool
+
+        /// How far the blur spreads a pixel across and down.
+        var spread: (x: Int, y: Int) { (Surface.blurSpread(sigma: x), Surface.blurSpread(sigma: y)) }
+    }
+
+    var blurs: [DeviceBlur] = []
     var casts: [DeviceCast] = []
 
     var isEmpty: Bool { blurs.isEmpty && casts.isEmpty }
@@ -33,7 +41,7 @@ struct EffectPass {
         let maxSigma = Double(Effects.maxReach) / 3
         blurs = Effects.blurs(of: layer, at: frame).map { blur in
             let sigma = min(blur.sigma * scale, maxSigma)
-            return (blur.horizontal ? sigma : 0, blur.vertical ? sigma : 0)
+            return DeviceBlur(x: blur.horizontal ? sigma : 0, y: blur.vertical ? sigma : 0, repeatEdges: blur.repeatEdges)
         }
         casts = Effects.casts(of: layer, at: frame).compactMap { Self.device($0, matrix: compMatrix, maxSigma: maxSigma) }
     }
@@ -54,18 +62,35 @@ struct EffectPass {
     /// How far, in device pixels, the pass draws beyond the layer's own pixels (a blur's
     /// spread, a shadow's offset and blur), at most `Effects.maxReach`.
     var reach: Int {
-        let blurred = blurs.map { max(Surface.blurSpread(sigma: $0.x), Surface.blurSpread(sigma: $0.y)) }.reduce(0, +)
+        let blurred = blurs.map { max($0.spread.x, $0.spread.y) }.reduce(0, +)
         // Shadows are cast by the blurred pixels: their reach adds to the blur's.
         let cast = casts.filter { !$0.kind.isInside }
             .map { max(abs($0.dx), abs($0.dy)) + Surface.blurSpread(sigma: $0.sigma) + 1 }.max() ?? 0
         return min(Effects.maxReach, blurred + cast)
     }
 
+    /// Whether a blur repeats the layer's edge pixels (the compositor then finds its bounds).
+    var repeatsEdges: Bool { blurs.contains { $0.repeatEdges } }
+
     /// Blurs `content` in place, keeping only what lies inside `keep` (the clip's rectangle:
-    /// a precomp's bounds cut what its layers' blurs spread).
-    func blur(_ content: inout Surface, keep: PixelRect?, pool: BufferPool) {
+    /// a precomp's bounds cut what its layers' blurs spread). `edges` are the layer's bounds
+    /// for the blurs that repeat its edge pixels: `frame` in device pixels, and `drawn` the
+    /// part of it the content could be drawn in (the rest of the frame lies beyond the clip
+    /// or the reach, and is taken to continue the drawn part's edges too).
+    func blur(_ content: inout Surface, keep: PixelRect?, edges: (frame: PixelRect, drawn: PixelRect)?, pool: BufferPool) {
         guard !blurs.isEmpty else { return }
-        for blur in blurs { content.blur(sigmaX: blur.x, sigmaY: blur.y, pool: pool) }
+        for blur in blurs {
+            guard blur.repeatEdges, let edges else {
+                content.blur(sigmaX: blur.x, sigmaY: blur.y, pool: pool)
+                continue
+            }
+            // The blur reads the edge pixels continued outward rather than transparency,
+            // and its result is the layer's bounds only, as After Effects' "Repeat Edge Pixels".
+            let spread = blur.spread
+            content.repeatEdges(of: edges.drawn, across: spread.x, down: spread.y)
+            content.blur(sigmaX: blur.x, sigmaY: blur.y, pool: pool)
+            if !edges.frame.contains(content.painted.intersection(content.bounds)) { content.clear(except: edges.frame) }
+        }
         if let keep, !keep.contains(content.painted.intersection(content.bounds)) { content.clear(except: keep) }
     }
 

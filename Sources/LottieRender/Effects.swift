@@ -56,6 +56,10 @@ enum Effects {
         var sigma: Double
         var horizontal: Bool
         var vertical: Bool
+        /// "Repeat Edge Pixels": the layer's edge pixels continue outward under the blur (the
+        /// edges of a full-frame layer keep their colour instead of fading into transparency),
+        /// and nothing is blurred beyond the layer's bounds.
+        var repeatEdges: Bool = false
     }
 
     /// The layer's shadows and glows at `frame`: its drop shadow effects, then its styles.
@@ -91,14 +95,18 @@ enum Effects {
                     spread: clamp01(value(style.spread, 0) / 100))
     }
 
-    /// The layer's enabled Gaussian blurs at `frame` (blur dimensions: 1 both, 2 across, 3 down).
+    /// The layer's enabled Gaussian blurs at `frame` (blur dimensions: 1 both, 2 across, 3 down;
+    /// repeat edge pixels: a checkbox, on when not 0).
     static func blurs(of layer: Layer, at frame: Double) -> [Blur] {
         layer.effects.compactMap { effect -> Blur? in
             guard effect.enabled, effect.type == gaussianBlurType, let first = effect.values.first else { return nil }
+            let v = effect.values
             let blurriness = max(0, finite(first.scalar?.value(at: frame), 0))
-            let dimensions = effect.values.count > 1 ? Int(finite(effect.values[1].scalar?.value(at: frame), 1).rounded()) : 1
+            let dimensions = v.count > 1 ? Int(max(-9, min(9, finite(v[1].scalar?.value(at: frame), 1))).rounded()) : 1
+            let repeats = v.count > 2 && finite(v[2].scalar?.value(at: frame), 0) != 0
             guard blurriness > 0 else { return nil }
-            return Blur(sigma: min(blurriness, 1e6) * blurrinessToSigma, horizontal: dimensions != 3, vertical: dimensions != 2)
+            return Blur(sigma: min(blurriness, 1e6) * blurrinessToSigma, horizontal: dimensions != 3, vertical: dimensions != 2,
+                        repeatEdges: repeats)
         }
     }
 

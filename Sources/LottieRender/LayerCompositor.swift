@@ -12,10 +12,13 @@ struct LayerCompositor {
     var maxReach = Effects.maxReach
     /// The coverage slots of the band drawn (nil: the render tree's first).
     var slots: CoverageSlots?
+    /// The width and height of the composition being drawn (a shape or text layer's rectangle).
+    var compSize: (width: Double, height: Double)
 
     init(renderer: AnimationRenderer) {
         self.renderer = renderer
         work = FrameWork(budget: renderer.budget)
+        compSize = (renderer.animation.width, renderer.animation.height)
     }
 
     /// Precomps nest; beyond this depth (only reachable through a malformed file that slipped
@@ -153,7 +156,7 @@ struct LayerCompositor {
                 content.applyMask(masks)
                 masks.recycle(into: pool)
             }
-            o.effects.blur(&content, keep: clip?.rect, pool: pool)
+            o.effects.blur(&content, keep: clip?.rect, edges: repeatedEdges(o, clip: clip, reachable: reachable), pool: pool)
         }
         let reached = content.painted.grown(by: o.effects.reach)
         var coverage = layerCoverage(o, masks: o.effects.isEmpty, matte: matteSurface, clip: clip, area: reached, frame: frame)
@@ -284,7 +287,10 @@ struct LayerCompositor {
             if let clip {
                 bounds = bounds.map { $0.intersection(clip) } ?? clip
             }
+            let outer = compSize
+            compSize = (width, height)
             drawComposition(comp, frame: localFrame, into: &surface, matrix: world, opacity: opacity, clip: bounds, depth: depth + 1)
+            compSize = outer
         case .text(let data):
             renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip)
         case .null, .unsupported:

@@ -295,6 +295,7 @@ struct LayerShapes {
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
               slots: CoverageSlots? = nil) {
+        noteDashesDrawnSolid(renderer.notes)
         if let prepared, let renderTree = renderer.renderTree {
             prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: slots ?? renderTree.slots,
                           cache: renderer.coverageCache)

@@ -23,6 +23,8 @@ struct DrawOp {
     var nodeIDs: [Int]
     /// From the style's own group space to the layer (stroke widths and gradients live here).
     var matrix: Matrix
+    /// The style item's place in the file, for warnings (kept for dashed strokes only).
+    var jsonPath = ""
 }
 
 /// The shapes of a shape layer evaluated at one frame, following the Lottie model: a style
@@ -145,7 +147,8 @@ struct ShapeTree {
                 addNode(ShapeGeometry.polystar(star, at: frame), matrix: matrix, to: &scope)
             case .fill, .stroke, .gradientFill, .gradientStroke:
                 if spendPaint(), spend(1 + scope.count),
-                   let op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
+                   var op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
+                    op.jsonPath = item.jsonPath
                     ops.append(op)
                 }
             case .trim(let start, let end, let offset, let individually):

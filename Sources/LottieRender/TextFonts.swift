@@ -129,8 +129,11 @@ final class TextFonts: @unchecked Sendable {
             return set
         }
         let face = stack.primary
+        // Helvetica's stand-in is placed by Helvetica's line metrics, which Core Text sets it in.
+        let metrics = hasNamedFont(for: doc, font: font) ? LineMetrics(ascent: face.ascent, descent: face.descent, lineGap: face.lineGap)
+                                                         : LineMetrics.helvetica
         let placement = LinePlacement(doc: doc, capHeight: face.capHeight * doc.size,
-                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size)
+                                      naturalLineHeight: (face.ascent + face.descent + face.lineGap) * doc.size, metrics: metrics)
         var options = LayoutOptions(width: placement.wrapWidth, alignment: .left, lineHeight: placement.lineHeight / doc.size)
         options.tracking = doc.tracking / 1000
         // No pair kerning and no optional ligatures: Lottie players (lottie-ios, lottie-web) set
@@ -168,6 +171,19 @@ final class TextFonts: @unchecked Sendable {
 
     // MARK: The file's glyphs
 
+    /// Whether a font is one of Apple's San Francisco system families (SF Pro, SF Compact,
+    /// SF Mono, SF UI). Apple platforms hold them only as the system font, under hidden names,
+    /// so Core Text does not find them by the names After Effects exports ("SFProDisplay-Medium")
+    /// and lottie-ios draws such text in Helvetica. Where the font is not installed here either,
+    /// Buoy draws Helvetica's stand-in too rather than the file's glyphs (which stand in for
+    /// fonts the reference player does find, such as Avenir Next).
+    static func isSanFrancisco(_ family: String, name: String) -> Bool {
+        let compactFamily = family.replacingOccurrences(of: " ", with: "").lowercased()
+        let compactName = name.replacingOccurrences(of: " ", with: "").lowercased()
+        let prefixes = ["sfpro", "sfcompact", "sfmono", "sfui"]
+        return prefixes.contains { compactFamily.hasPrefix($0) || compactName.hasPrefix($0) }
+    }
+
     /// One character from the font the document names (or its fallbacks), unshaped.
     private func fontGlyph(_ scalar: Unicode.Scalar, doc: TextDocument, font: Font?) -> (outline: RasterPath, advance: Double)? {
         guard let stack = stack(for: doc, font: font),
@@ -181,6 +197,9 @@ final class TextFonts: @unchecked Sendable {
     /// shapes and advances). Without the font, characters the file lacks come from its stand-in.
     private func setFromFileGlyphs(_ doc: TextDocument, text: String, font: Font?) -> SetText? {
         guard !fileGlyphs.isEmpty else { return nil }
+        if Self.isSanFrancisco(font?.family ?? "", name: font?.name ?? doc.fontName), !hasNamedFont(for: doc, font: font) {
+            return nil
+        }
         let family = font?.family ?? doc.fontName, style = font?.style ?? ""
         var paragraphs: [[(scalar: Unicode.Scalar, glyph: (outline: RasterPath, advance: Double)?)]] = [[]]
         var fromFile = 0

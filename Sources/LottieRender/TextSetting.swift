@@ -30,20 +30,51 @@ struct SetText {
     var warning: String?
 }
 
-/// The horizontal alignment of a line, 0 left to 1 right, for Lottie's justification codes
-/// (3...6 justify the lines of box text; they are drawn aligned as their last line).
+/// The horizontal alignment of a line, 0 left to 1 right, for Lottie's justification codes.
+/// 3...6 justify the lines of box text; the line that ends a paragraph is set as Core Text sets
+/// a justified paragraph's last line (lottie-ios maps all four to `.justified`): from the left,
+/// as lottie-web sets them too, whatever side the code names for After Effects.
 func justificationFactor(_ j: Int) -> Double {
     switch j {
-    case 1, 4: return 1
-    case 2, 5: return 0.5
+    case 1: return 1
+    case 2: return 0.5
     default: return 0
+    }
+}
+
+/// A face's vertical metrics in ems, as the layout engine of the reference player (Core Text)
+/// reports them: they decide where box text's first baseline falls.
+struct LineMetrics: Equatable {
+    var ascent: Double
+    var descent: Double
+    var lineGap: Double
+
+    /// Helvetica's, which Core Text draws a font it does not know in. Its stand-in here
+    /// (fontconfig's metric twin, e.g. Nimbus Sans) has Helvetica's advances and near enough
+    /// its outlines, but another ascent, descent and gap (0.729, 0.271, 0.2): its own would
+    /// misplace the lines Core Text sets.
+    static let helvetica = LineMetrics(ascent: 0.77, descent: 0.23, lineGap: 0)
+
+    /// How much lower than the face's ascent Core Text hangs a box's first line: the leading a
+    /// line height above the face's own height gives (never less than the face's line gap) is
+    /// shared half above and half below the line, so a line height of 1.2 em in Helvetica
+    /// (1.0 em high) lowers the first baseline by 0.1 em, as lottie-ios's snapshots of box text
+    /// show it. In points, for a document `size` and `lineHeight`.
+    func halfLeading(size: Double, lineHeight: Double) -> Double {
+        let natural = (ascent + descent) * size
+        let leading = max(lineGap * size, lineHeight - natural)
+        guard leading.isFinite, leading > 0 else { return 0 }
+        return leading / 2
     }
 }
 
 /// Where a text's lines start: point text hangs its first baseline on the layer's origin and
 /// aligns each line on it; box text aligns lines within the box width and puts the first
 /// baseline one cap height below the box's top (After Effects' first baseline, which
-/// lottie-ios follows).
+/// lottie-ios follows), lowered by the half-leading Core Text puts above the line when the
+/// face's line metrics are known. (lottie-ios anchors a box at its font's ascent less the cap
+/// height and lets Core Text set the first line in it; point text gets no half-leading: its
+/// frame is fitted to the text and lottie-ios moves the last line back onto the descent.)
 struct LinePlacement {
     let doc: TextDocument
     let alignment: Double
@@ -59,21 +90,23 @@ struct LinePlacement {
     ///     the distance a document without a line height sets its lines at. A given line height
     ///     is kept even below it (After Effects' leading; lines may overlap), as lottie-web does
     ///     and as lottie-ios means to (its line spacing is the line height less the font's height).
-    init(doc: TextDocument, capHeight: Double, naturalLineHeight: Double? = nil) {
+    ///   - metrics: the face's line metrics as Core Text has them, when known.
+    init(doc: TextDocument, capHeight: Double, naturalLineHeight: Double? = nil, metrics: LineMetrics? = nil) {
         self.doc = doc
         alignment = justificationFactor(doc.justification)
-        // A baseline shift (`ls`) raises the text.
-        if let box = doc.boxPosition {
-            firstBaseline = box.y + capHeight - doc.baselineShift
-        } else {
-            firstBaseline = -doc.baselineShift
-        }
         if doc.lineHeight.isFinite && doc.lineHeight > 0 {
             lineHeight = doc.lineHeight
         } else if let natural = naturalLineHeight, natural.isFinite, natural > 0 {
             lineHeight = natural
         } else {
             lineHeight = doc.size * 1.2
+        }
+        // A baseline shift (`ls`) raises the text.
+        if let box = doc.boxPosition {
+            let halfLeading = metrics?.halfLeading(size: doc.size, lineHeight: lineHeight) ?? 0
+            firstBaseline = box.y + capHeight + halfLeading - doc.baselineShift
+        } else {
+            firstBaseline = -doc.baselineShift
         }
     }
 
@@ -87,12 +120,13 @@ struct LinePlacement {
     }
 
     /// Box text justified (`j` 3...6): lines a paragraph goes on after are stretched to the
-    /// box's width at their spaces; the last line is aligned as the code says (6: stretched too).
+    /// box's width at their spaces; the last line is not (Core Text's justified paragraphs,
+    /// which lottie-ios sets all four codes as) and starts at the left.
     var justifies: Bool { doc.boxPosition != nil && wrapWidth != nil && (3...6).contains(doc.justification) }
 
     /// The pen start of a line `width` wide holding `spaces` spaces, and what each space gains.
     func lineStart(width: Double, endsParagraph: Bool, spaces: Int) -> (x: Double, stretch: Double) {
-        if justifies, spaces > 0, !endsParagraph || doc.justification == 6, let box = doc.boxPosition, let boxWidth = wrapWidth {
+        if justifies, spaces > 0, !endsParagraph, let box = doc.boxPosition, let boxWidth = wrapWidth {
             return (box.x, max(0, boxWidth - width) / Double(spaces))
         }
         return (lineStart(width: width), 0)

@@ -65,6 +65,32 @@ final class KeyframeTests: XCTestCase {
         XCTAssertEqual(t.position.value(at: 10).x, 100)
     }
 
+    /// Control points on the line through a keyframe's ends make no curve: the position moves
+    /// along that line at its eased progress (as lottie-ios and lottie-web move it), not along
+    /// the length of a curve that overshoots both ends and comes back. Ends that coincide, or a
+    /// control point off the line, keep the curve.
+    func testTangentsAlongTheLineMoveStraightAtTheEasedProgress() throws {
+        // From 200 to 20 with handles pointing past both ends: linear keyframes, so at frame
+        // 9 of 10 the position is 0.9 of the way, x = 38 (along the overshooting curve's
+        // length it would be near 9).
+        let straight = try layerTransform(#"{"p":{"a":1,"k":[{"t":0,"s":[200,-4],"to":[90,0],"ti":[-120,0]},{"t":10,"s":[20,-4]}]}}"#)
+        for frame in [1.0, 5, 9, 9.25] {
+            let p = straight.position.value(at: frame)
+            XCTAssertEqual(p.x, 200 - 18 * frame, accuracy: 1e-9, "frame \(frame)")
+            XCTAssertEqual(p.y, -4, accuracy: 1e-9)
+        }
+        // Diagonal, handles along the line short of the ends.
+        let diagonal = try layerTransform(#"{"p":{"a":1,"k":[{"t":0,"s":[0,0],"to":[10,10],"ti":[-10,-10]},{"t":10,"s":[100,100]}]}}"#)
+        XCTAssertEqual(diagonal.position.value(at: 3).x, 30, accuracy: 1e-9)
+        XCTAssertEqual(diagonal.position.value(at: 3).y, 30, accuracy: 1e-9)
+        // One handle a unit off the line: a curve, which leaves the line.
+        let bent = try layerTransform(#"{"p":{"a":1,"k":[{"t":0,"s":[200,-4],"to":[90,1],"ti":[-120,0]},{"t":10,"s":[20,-4]}]}}"#)
+        XCTAssertNotEqual(bent.position.value(at: 5).y, -4, accuracy: 1e-6)
+        // Coinciding ends: the loop the handles draw is kept.
+        let loop = try layerTransform(#"{"p":{"a":1,"k":[{"t":0,"s":[50,50],"to":[40,0],"ti":[-40,0]},{"t":10,"s":[50,50]}]}}"#)
+        XCTAssertNotEqual(loop.position.value(at: 3).x, 50, accuracy: 1e-6)
+    }
+
     func testColoursIn0To255AreNormalised() throws {
         let json = BadInputTests.document(layers: "[" + BadInputTests.shapeLayer(#"[{"ty":"fl","c":{"a":0,"k":[255,128,0,255]}}]"#) + "]")
         let layer = try Animation.parse(Array(json.utf8), name: "c", baseDirectory: nil).layers[0]

@@ -22,9 +22,10 @@ final class EffectGoldenTests: XCTestCase {
             + #"{"ty":0,"nm":"Distance","v":{"a":0,"k":\#(distance)}},{"ty":0,"nm":"Softness","v":{"a":0,"k":\#(softness)}}]}],"#
     }
 
-    static func gaussianBlur(_ blurriness: Double, dimensions: Int) -> String {
+    static func gaussianBlur(_ blurriness: Double, dimensions: Int, repeatEdges: Bool = false) -> String {
         #""ef":[{"ty":29,"nm":"Gaussian Blur","en":1,"ef":[{"ty":0,"nm":"Blurriness","v":{"a":0,"k":\#(blurriness)}},"#
-            + #"{"ty":7,"nm":"Blur Dimensions","v":{"a":0,"k":\#(dimensions)}},{"ty":7,"nm":"Repeat Edge Pixels","v":{"a":0,"k":0}}]}],"#
+            + #"{"ty":7,"nm":"Blur Dimensions","v":{"a":0,"k":\#(dimensions)}},"#
+            + #"{"ty":7,"nm":"Repeat Edge Pixels","v":{"a":0,"k":\#(repeatEdges ? 1 : 0)}}]}],"#
     }
 
     static func style(_ type: Int, size: Double, distance: Double, angle: Double, opacity: Double, spread: Double = 0,
@@ -263,7 +264,8 @@ final class HostileEffectTests: XCTestCase {
     func testHugeAndNegativeEffectValuesStayBounded() throws {
         let cases = [
             EffectGoldenTests.gaussianBlur(1e15, dimensions: 1), EffectGoldenTests.gaussianBlur(-5, dimensions: 99),
-            EffectGoldenTests.gaussianBlur(4e9, dimensions: -3),
+            EffectGoldenTests.gaussianBlur(4e9, dimensions: -3), EffectGoldenTests.gaussianBlur(1e15, dimensions: 1, repeatEdges: true),
+            EffectGoldenTests.gaussianBlur(0.3, dimensions: 2, repeatEdges: true),
             EffectGoldenTests.style(1, size: 1e300, distance: -1e300, angle: 1e18, opacity: 1e9, spread: 1e9),
             EffectGoldenTests.style(2, size: -4, distance: 1e15, angle: -1e300, opacity: 100, spread: -20),
             EffectGoldenTests.style(3, size: 1e15, distance: 0, angle: 0, opacity: 100, spread: 100),

@@ -94,11 +94,13 @@ final class LottieTextLayoutTests: XCTestCase {
     }
 
     func testBoxTextHangsItsFirstBaselineACapHeightBelowTheTop() throws {
-        let s = try render(#""t":"HH","s":40,"j":0,"ps":[20,30],"sz":[200,60],"lh":48"#, position: (0, 0))
+        // DejaVu Sans is 1.164 em high: a 46 px line height at 40 px leaves it no leading.
+        let s = try render(#""t":"HH","s":40,"j":0,"ps":[20,30],"sz":[200,60],"lh":46"#, position: (0, 0))
         let ink = try XCTUnwrap(inkBounds(s))
         XCTAssertEqual(ink.minY, 30, "the tops of the capitals touch the box's top")
         let library = try FontLibrary()
         let face = try library.stack(for: FontRequest(family: "DejaVu Sans", postScriptName: "DejaVuSans")).primary
+        XCTAssertLessThan((face.ascent + face.descent + face.lineGap) * 40, 46.6)
         XCTAssertEqual(Double(ink.maxY + 1), 30 + face.capHeight * 40, accuracy: 1, "the baseline is a cap height below")
     }
 
@@ -129,8 +131,9 @@ final class LottieTextLayoutTests: XCTestCase {
 
 extension LottieTextLayoutTests {
     func testJustifiedBoxTextStretchesAllButTheLastLine() throws {
-        // "HH HH HH" in a 160-wide box: "HH HH" (~133) then "HH". Justified with the last line
-        // right (j 4): the first line reaches both edges, the last ends at the right edge.
+        // "HH HH HH" in a 160-wide box: "HH HH" (~133) then "HH". Justified (j 4, "last line
+        // right" in After Effects): the first line reaches both edges; lottie-ios sets every
+        // justified code as Core Text's justified paragraph, whose last line starts at the left.
         let s = try render(#""t":"HH HH HH","s":40,"j":4,"ps":[20,10],"sz":[160,120],"lh":50"#, width: 220, height: 140, position: (0, 0))
         func inkRange(rows: Range<Int>) -> (Int, Int)? {
             let xs = rows.flatMap { y in (0..<s.width).filter { alpha(s, $0, y) > 128 } }
@@ -139,8 +142,8 @@ extension LottieTextLayoutTests {
         let first = try XCTUnwrap(inkRange(rows: 10..<40)), last = try XCTUnwrap(inkRange(rows: 60..<90))
         XCTAssertEqual(first.0, 20 + 3, accuracy: 2, "starts at the box's left (plus the H's side bearing)")
         XCTAssertEqual(first.1, 180 - 3, accuracy: 2, "ends at the box's right")
-        XCTAssertEqual(last.1, 180 - 3, accuracy: 2)
-        XCTAssertGreaterThan(last.0, 100, "the last line is aligned right, not stretched")
+        XCTAssertEqual(last.0, 20 + 3, accuracy: 2, "the last line starts at the left, as Core Text sets a justified paragraph's")
+        XCTAssertLessThan(last.1, 100, "and is not stretched")
     }
 }
 
@@ -218,5 +221,80 @@ extension LottieTextLayoutTests {
         // The block covers x 10...22, y 32...50 at 30 px: its middle is solid.
         XCTAssertEqual(alpha(missing, 16, 41), 255, "the file's H block is drawn")
         XCTAssertLessThan(alpha(installed, 16, 41), 128, "DejaVu's H has no ink between its stems")
+    }
+}
+
+extension LottieTextLayoutTests {
+    /// Text in a font that is not installed, set in Helvetica's stand-in.
+    func renderStandIn(_ document: String, position: (Double, Double)) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":200,"h":120,
+         "fonts":{"list":[{"fName":"NoSuchFont-Book","fFamily":"No Such Font","fStyle":"Book","ascent":72}]},
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[\(position.0),\(position.1)]}},
+          "t":{"d":{"k":[{"t":0,"s":{"f":"NoSuchFont-Book","fc":[1,1,1],\(document)}}]},"a":[]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "standin.json", baseDirectory: nil)
+        return AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 200, height: 120))
+    }
+
+    func testBoxTextHangsHalfItsLeadingAboveTheFirstLine() throws {
+        // Helvetica (Core Text's face for an unknown font) is 1.0 em high: a line height of
+        // 60 at 40 px leaves 20 of leading, half of it above the line; 40 and 30 leave none.
+        func baseline(_ lineHeight: Int, box: Bool = true) throws -> Int {
+            let placement = box ? #""ps":[20,10],"sz":[160,100],"# : ""
+            let s = try renderStandIn(#""t":"H","s":40,"j":0,\#(placement)"lh":\#(lineHeight)"#, position: box ? (0, 0) : (20, 60))
+            return try XCTUnwrap(inkBounds(s)).maxY
+        }
+        let tight = try baseline(40)
+        XCTAssertEqual(tight + 1, 10 + Int((0.72 * 40).rounded()), accuracy: 1, "a cap height below the top")
+        XCTAssertEqual(try baseline(60) - tight, 10, accuracy: 1, "half of 20 of leading")
+        XCTAssertEqual(try baseline(48) - tight, 4, accuracy: 1, "half of 8 of leading")
+        XCTAssertEqual(try baseline(30), tight, "no leading below the face's height")
+        XCTAssertEqual(try baseline(60, box: false), try baseline(40, box: false), "point text hangs on its origin")
+    }
+
+    func testJustifiedCodesSetTheLastLineFromTheLeft() throws {
+        // "HH" in a 160-wide box: one line, which ends its paragraph. Codes 3 to 6 ("last line
+        // left / right / centred / justified" in After Effects) all set it from the box's left,
+        // as lottie-ios (Core Text's justified alignment) and lottie-web do; 1 and 2 do not.
+        func left(_ j: Int) throws -> Int {
+            let s = try render(#""t":"HH","s":40,"j":\#(j),"ps":[20,10],"sz":[160,60],"lh":48"#, width: 220, height: 80, position: (0, 0))
+            return try XCTUnwrap(inkBounds(s)).minX
+        }
+        let start = try left(0)
+        for j in 3...6 { XCTAssertEqual(try left(j), start, "j \(j)") }
+        XCTAssertGreaterThan(try left(1), start + 60, "right")
+        XCTAssertGreaterThan(try left(2), start + 30, "centred")
+    }
+}
+
+extension LottieTextLayoutTests {
+    /// "H" from a file whose glyph list has it (a 40 × 60 block) in the font `fontName`.
+    func renderBlockGlyph(fontName: String, family: String) throws -> Surface {
+        let json = """
+        {"v":"5.7.0","fr":30,"ip":0,"op":1,"w":100,"h":80,
+         "fonts":{"list":[{"fName":"\(fontName)","fFamily":"\(family)","fStyle":"Medium","ascent":72}]},
+         "chars":[{"ch":"H","size":100,"style":"Medium","w":50,"fFamily":"\(family)","data":{"shapes":[{"ty":"gr","it":[
+           {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[0,-60],[40,-60],[40,0],[0,0]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},
+           {"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}}],
+         "layers":[{"ty":5,"ind":1,"ip":0,"op":1,"st":0,"ks":{"p":{"a":0,"k":[10,60]}},
+          "t":{"d":{"k":[{"t":0,"s":{"t":"H","f":"\(fontName)","s":40,"j":0,"fc":[1,1,1]}}]},"a":[]}}]}
+        """
+        let animation = try Animation.parse(Array(json.utf8), name: "block.json", baseDirectory: nil)
+        return AnimationRenderer(animation: animation).render(frame: 0, viewport: Viewport(width: 100, height: 80))
+    }
+
+    func testSanFranciscoIsDrawnInHelveticasStandInNotTheFilesGlyphs() throws {
+        // Core Text does not find Apple's San Francisco faces by their exported names, so
+        // lottie-ios draws them in Helvetica; other missing fonts keep the file's glyphs.
+        // The block spans x 10...26, y 36...60 at 40 px: between an H's stems it is solid.
+        let other = try renderBlockGlyph(fontName: "HouseSans-Medium", family: "House Sans")
+        XCTAssertEqual(alpha(other, 18, 50), 255, "the file's block")
+        for (name, family) in [("SFProDisplay-Medium", "SF Pro Display"), ("SFCompactText-Medium", "SF Compact Text"),
+                               ("SFUIDisplay-Medium", "SF UI Display")] {
+            let sf = try renderBlockGlyph(fontName: name, family: family)
+            XCTAssertLessThan(alpha(sf, 18, 50), 128, "\(name): an H, not the block")
+            XCTAssertGreaterThan(sf.pixels.filter { $0 >> 24 > 128 }.count, 100, "\(name): drawn")
+        }
     }
 }
