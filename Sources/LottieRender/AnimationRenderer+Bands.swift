@@ -13,13 +13,18 @@ extension AnimationRenderer {
         let whole = surface.bounds
         let bands = bandLayout.bands(of: whole, count: threads)
         var seconds = [Double](repeating: 0, count: bands.count)
+        // The shapes the frame draws are evaluated once, shared out among the threads,
+        // before they draw their bands from them.
+        let plan = FramePlan(renderer: self, frame: frame)
+        let cursor = FramePlan.Cursor()
         seconds.withUnsafeMutableBufferPointer { seconds in
             surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
-                let shared = BandWork(renderer: self, parts: parts, seconds: seconds)
+                let shared = BandWork(renderer: self, parts: parts, seconds: seconds, plan: plan, cursor: cursor)
                 bandWorkers.run(count: parts.count, threads: threads) { i in
+                    shared.plan.evaluate(taking: shared.cursor, budget: shared.renderer.budget)
                     let start = BandLayout.threadSeconds()
                     shared.renderer.drawCleared(frame: frame, into: &shared.parts[i], matrix: matrix, background: background,
-                                                covered: covered, whole: whole)
+                                                covered: covered, whole: whole, band: (i, shared.parts.count))
                     shared.seconds[i] = BandLayout.threadSeconds() - start
                 }
             }
@@ -37,4 +42,6 @@ private struct BandWork: @unchecked Sendable {
     let renderer: AnimationRenderer
     let parts: UnsafeMutableBufferPointer<Surface>
     let seconds: UnsafeMutableBufferPointer<Double>
+    let plan: FramePlan
+    let cursor: FramePlan.Cursor
 }

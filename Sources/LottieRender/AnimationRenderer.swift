@@ -170,13 +170,13 @@ public struct AnimationRenderer {
     }
 
     func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
-                     whole: PixelRect) {
+                     whole: PixelRect, band: (index: Int, count: Int) = (0, 1)) {
         if let covered {
             surface.clear(background, except: covered)
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: matrix, whole: whole)
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band)
     }
 
     /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers
@@ -213,12 +213,13 @@ public struct AnimationRenderer {
         draw(frame: frame, into: &surface, matrix: matrix, whole: surface.bounds)
     }
 
-    /// `draw` into a surface that holds `whole` or one band of it.
-    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect) {
+    /// `draw` into a surface that holds `whole` or one band of it (`band`: which of how many).
+    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect, band: (index: Int, count: Int) = (0, 1)) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: surface.bounds)
         var compositor = LayerCompositor(renderer: self)
+        compositor.slots = renderTree?.slots(band: band.index, of: band.count)
         // Shadows reach at most as far as the frame is large: a hostile softness or distance
         // cannot make offscreen buffers many times the frame (the same limit for every band).
         compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))

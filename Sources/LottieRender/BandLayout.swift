@@ -26,7 +26,7 @@ final class BandLayout: @unchecked Sendable {
     /// Frames whose times are summed before the cuts may move.
     static let window = 16
     /// How much dearer than the mean the dearest band may be before the cuts move.
-    static let tolerance = 1.3
+    static let tolerance = 1.1
     /// Frames left out of the sums after a move.
     static let settling = 2
 

@@ -10,6 +10,8 @@ struct LayerCompositor {
     var work: FrameWork
     /// How far beyond a target, in pixels, content may cast a shadow into it.
     var maxReach = Effects.maxReach
+    /// The coverage slots of the band drawn (nil: the render tree's first).
+    var slots: CoverageSlots?
     /// The width and height of the composition being drawn (a shape or text layer's rectangle).
     var compSize: (width: Double, height: Double)
 
@@ -28,10 +30,13 @@ struct LayerCompositor {
         guard depth < Self.maxDepth else { return }
         // Layers are listed top-most first: draw from the end.
         for position in comp.layers.indices.reversed() {
-            let layer = comp.layers[position]
-            guard !layer.isMatteSource, !layer.hidden, isVisible(layer, at: frame) else { continue }
-            if case .null = layer.kind { continue }
-            let matte = layer.matteMode == .none ? nil : (comp.matteSource(forLayerAt: position), layer.matteMode)
+            // Read in place, not copied: a copy takes a reference to each part of the layer,
+            // which the bands of a threaded frame, walking the same layers, contend for.
+            guard !comp.layers[position].isMatteSource, !comp.layers[position].hidden,
+                  comp.layers[position].inPoint <= frame, frame <= comp.layers[position].outPoint else { continue }
+            if case .null = comp.layers[position].kind { continue }
+            let mode = comp.layers[position].matteMode
+            let matte = mode == .none ? nil : (comp.matteSource(forLayerAt: position), mode)
             drawLayer(at: position, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
                       matte: matte, clip: clip, depth: depth)
         }
@@ -265,7 +270,7 @@ struct LayerCompositor {
                               opacity: Double, clip: Clip?, depth: Int) {
         switch layer.kind {
         case .shape:
-            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, renderer: renderer)
+            shapes?.draw(into: &surface, layerMatrix: world, opacity: opacity, clip: clip, renderer: renderer, slots: slots)
         case .solid(let color, let width, let height):
             var path = RasterPath()
             path.addRect(Rect(x: 0, y: 0, width: width, height: height))

@@ -1,6 +1,7 @@
 import Foundation
 import LottieModel
 import Raster
+import Synchronization
 
 /// The part of a frame's work that the model decides once, built when the renderer is made
 /// (and again when value providers are rebound): one node per shape layer of every
@@ -18,8 +19,15 @@ final class RenderTree: @unchecked Sendable {
     private let precompNodes: [String: [ShapeLayerNode?]]
     private let rootChains: [LayerChain]
     private let precompChains: [String: [LayerChain]]
-    /// The last coverage of every fill and stroke of every node.
+    /// The last coverage of every fill and stroke of every node, as one thread draws them
+    /// (and the first band of a threaded frame).
     let slots = CoverageSlots()
+    /// The slots of the other bands of threaded frames, one store per band: a band keeps
+    /// its own coverage (its rows only) and finds it with no lock another thread takes, and
+    /// each paint's record of how its shape changes is that of one band, as with one thread.
+    /// They share `slots`' byte limit evenly, so that all bands hold about what one would;
+    /// a frame cut into another number of bands starts them anew.
+    private let bandSlots = Mutex<[CoverageSlots]>([])
 
     init(root: Composition, precomps: [String: Composition]) {
         var nextSlot = 0
@@ -60,6 +68,21 @@ final class RenderTree: @unchecked Sendable {
         return position < nodes.count ? nodes[position] : nil
     }
 
+    /// The slots band `band` of `count` draws with (band 0: `slots`).
+    func slots(band: Int, of count: Int) -> CoverageSlots {
+        guard band > 0, band < count else { return slots }
+        return bandSlots.withLock { stores in
+            if stores.count != count - 1 {
+                let limit = slots.byteLimit / count
+                stores = (1..<count).map { _ in CoverageSlots(byteLimit: limit) }
+            }
+            return stores[band - 1]
+        }
+    }
+
+    /// Every slot store, the first band's first.
+    var allSlots: [CoverageSlots] { [slots] + bandSlots.withLock { $0 } }
+
     /// Every node, root composition first (for statistics and tests).
     var allNodes: [ShapeLayerNode] {
         (rootNodes + precompNodes.keys.sorted().flatMap { precompNodes[$0]! }).compactMap { $0 }
@@ -96,8 +119,9 @@ struct LayerChain {
 
     /// The same product as `LayerCompositor.layerMatrix`, in the same order.
     func matrix(in comp: Composition, frame: Double) -> Matrix {
-        let first = comp.layers[positions[0]]
-        var matrix = first.transform.matrix(at: frame, autoOrient: first.autoOrient)
+        // Each layer's transform is read in place (a copied layer retains all its parts, which
+        // the bands of a threaded frame contend for).
+        var matrix = comp.layers[positions[0]].transform.matrix(at: frame, autoOrient: comp.layers[positions[0]].autoOrient)
         for p in positions.dropFirst() {
             matrix = matrix.concatenating(comp.layers[p].transform.matrix(at: frame, autoOrient: comp.layers[p].autoOrient))
         }
@@ -123,6 +147,11 @@ final class ShapeLayerNode: @unchecked Sendable {
 
     private let lock = NSLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
+    /// The evaluation under way on some thread, numbered by `evaluationsStarted`.
+    private var pending: (frame: Double, versions: [UInt64], ticket: UInt64)?
+    private var evaluationsStarted: UInt64 = 0
+    /// The number of the latest evaluation stored in `last`.
+    private let evaluationsStored = Atomic<UInt64>(0)
     /// Counts as `ShapeCache` keeps them: a look-ahead's evaluation is counted at the first
     /// counted use.
     private var counts = (evaluated: 0, reused: 0)
@@ -142,29 +171,58 @@ final class ShapeLayerNode: @unchecked Sendable {
     }
 
     /// The shapes at `frame`: those evaluated before when nothing they depend on changed
-    /// since. A look-ahead (`counted: false`) is left out of the statistics.
+    /// since. A look-ahead (`counted: false`) is left out of the statistics. While another
+    /// thread evaluates the same shapes (the bands of a frame), this one waits a while for
+    /// its result rather than evaluate them too.
     func shapes(at frame: Double, budget: RenderBudget, counted: Bool = true) -> PreparedShapes {
         // Versions are read before evaluating: a provider changed meanwhile leaves an older
         // version, which the next frame evaluates again.
         let versions = dependence.providers.map(\.version)
-        lock.lock()
-        if let last, last.versions == versions, !dependence.frame || last.frame == frame {
-            if counted {
-                if uncounted { counts.evaluated += 1 } else { counts.reused += 1 }
-                uncounted = false
+        var waited = false
+        while true {
+            lock.lock()
+            if let last, last.versions == versions, !dependence.frame || last.frame == frame {
+                if counted {
+                    if uncounted { counts.evaluated += 1 } else { counts.reused += 1 }
+                    uncounted = false
+                }
+                lock.unlock()
+                return last.shapes
             }
+            guard !waited, let pending, pending.versions == versions, pending.frame == frame || !dependence.frame else { break }
             lock.unlock()
-            return last.shapes
+            waited = true
+            waitForEvaluation(after: pending.ticket)
         }
+        let ticket = evaluationsStarted &+ 1
+        evaluationsStarted = ticket
+        pending = (frame, versions, ticket)
         lock.unlock()
         let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget), node: self)
         lock.lock()
         last = (frame, versions, shapes)
+        if pending?.ticket == ticket { pending = nil }
         if counted { counts.evaluated += 1 }
         uncounted = !counted
         lock.unlock()
+        evaluationsStored.max(ticket, ordering: .releasing)
         return shapes
     }
+
+    /// Spins until the evaluation `ticket` (or a later one) is stored, for at most
+    /// `waitNanoseconds`: an evaluation takes microseconds, but the thread making it may
+    /// be preempted, and then evaluating here is quicker than waiting.
+    private func waitForEvaluation(after ticket: UInt64) {
+        let deadline = BandWorkers.now() &+ Self.waitNanoseconds
+        var spins = 0
+        while evaluationsStored.load(ordering: .acquiring) < ticket {
+            spins += 1
+            if spins & 63 == 0, BandWorkers.now() > deadline { return }
+        }
+    }
+
+    /// How long a thread waits for another's evaluation of the same shapes.
+    static let waitNanoseconds: UInt64 = 200_000
 
     /// Fills and strokes among `items`, at any depth.
     private static func styleCount(_ items: [ShapeItem], depth: Int) -> Int {
@@ -180,11 +238,15 @@ final class ShapeLayerNode: @unchecked Sendable {
 }
 
 /// A shape layer's shapes evaluated at one frame, with each paint's shapes joined into the
-/// one path it fills or strokes: kept by a node, they are joined once, not every frame.
-struct PreparedShapes {
+/// one path it fills or strokes: kept by a node, they are joined once, not every frame. A
+/// class, so that each band of a threaded frame takes one reference to it, not one to each
+/// of its arrays (the bands contend for every count they both change). Never changed once made.
+final class PreparedShapes: @unchecked Sendable {
     let tree: ShapeTree
     /// For each of `tree.ops`, its shapes in its own space.
     let paths: [RasterPath]
+    /// For each of `paths`, its bounds (nil: empty), for `PaintReach`.
+    let bounds: [Rect?]
     /// The node whose slots keep the paints' coverage.
     let node: ShapeLayerNode
 
@@ -192,6 +254,7 @@ struct PreparedShapes {
         self.tree = tree
         self.node = node
         paths = tree.ops.map { tree.joinedPath(of: $0) }
+        bounds = paths.map(\.bounds)
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
@@ -205,6 +268,9 @@ struct PreparedShapes {
             let alpha = op.opacity * opacity
             guard alpha > 0, !op.nodeIDs.isEmpty, !paths[index].isEmpty else { continue }
             let toDevice = op.matrix.concatenating(layerMatrix)
+            // A paint wholly outside the target (another band's rows) is not outlined or looked up.
+            if let bounds = bounds[index],
+               !PaintReach.mayPaint(PaintReach.pixels(of: bounds, kind: op.kind, toDevice: toDevice), surface: surface, clip: clip) { continue }
             // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
             let slot = index < node.slotCount ? node.firstSlot + index : -1
             switch op.kind {
@@ -227,10 +293,11 @@ struct LayerShapes {
 
     var ops: [DrawOp] { tree.ops }
 
-    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer) {
+    func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
+              slots: CoverageSlots? = nil) {
         noteDashesDrawnSolid(renderer.notes)
         if let prepared, let renderTree = renderer.renderTree {
-            prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: renderTree.slots,
+            prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: slots ?? renderTree.slots,
                           cache: renderer.coverageCache)
         } else {
             tree.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, cache: renderer.coverageCache)
@@ -269,5 +336,10 @@ extension AnimationRenderer {
     }
 
     /// How many paints of the render tree reused their slot's coverage, and how many did not.
-    public var slotReuse: (hits: Int, misses: Int) { renderTree?.slots.statistics ?? (0, 0) }
+    public var slotReuse: (hits: Int, misses: Int) {
+        (renderTree?.allSlots ?? []).reduce((0, 0)) { sum, slots in
+            let s = slots.statistics
+            return (sum.0 + s.hits, sum.1 + s.misses)
+        }
+    }
 }

@@ -1,0 +1,109 @@
+import LottieModel
+import Synchronization
+
+/// The render-tree nodes a frame draws, each with the frame its shapes are evaluated at, in
+/// the order the frame draws them: what the bands of a threaded frame evaluate once between
+/// them before they draw.
+///
+/// Every band walks the whole frame and asks each node for its shapes. A node evaluates at
+/// most once per frame, but two bands that reach it at the same moment both evaluated it,
+/// and the model's shared storage then moved between the cores at every reference count
+/// touched: the bands of a 0.4 ms frame each took 80 % of the whole frame's time. So the
+/// threads first take the plan's nodes in turn (`Cursor`) and evaluate them, each node on
+/// one thread, and then draw their bands from what the nodes keep.
+///
+/// The plan changes no pixel: a band asks its nodes for the same frame as before and gets
+/// shapes evaluated by the same code; the plan only decides on which thread, and earlier.
+/// A node shown at two different frames in one frame (a precomp placed twice, offset in
+/// time) is left out, as the node keeps one evaluation: the bands evaluate it as they draw.
+struct FramePlan {
+    struct Entry {
+        let node: ShapeLayerNode
+        let frame: Double
+    }
+
+    /// In drawing order.
+    private(set) var entries: [Entry] = []
+
+    /// Which entries have been taken, shared by the threads of one frame.
+    final class Cursor: Sendable {
+        private let next = Atomic<Int>(0)
+
+        init() {}
+
+        /// The index of the next entry no thread has taken.
+        func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
+    }
+
+    /// The plan of `frame` as `renderer` draws it (empty when it draws without a render tree).
+    init(renderer: AnimationRenderer, frame: Double) {
+        guard frame.isFinite, let tree = renderer.renderTree else { return }
+        var walk = Walk(renderer: renderer, tree: tree, compositor: LayerCompositor(renderer: renderer))
+        walk.visit(renderer.root, frame: frame, opacity: 1, depth: 0)
+        entries = walk.found.compactMap { found in found.frame.map { Entry(node: found.node, frame: $0) } }
+    }
+
+    /// Evaluates the entries no other thread has taken yet, taking them one by one from `cursor`.
+    func evaluate(taking cursor: Cursor, budget: RenderBudget) {
+        while case let index = cursor.take(), index < entries.count {
+            _ = entries[index].node.shapes(at: entries[index].frame, budget: budget, counted: false)
+        }
+    }
+
+    /// The walk `LayerCompositor.drawComposition` makes, reduced to what decides which nodes
+    /// are drawn at which frame.
+    private struct Walk {
+        let renderer: AnimationRenderer
+        let tree: RenderTree
+        let compositor: LayerCompositor
+        /// Each node once, with its frame, or nil when it is drawn at two frames.
+        var found: [(node: ShapeLayerNode, frame: Double?)] = []
+        var indexOf: [ObjectIdentifier: Int] = [:]
+        /// Layers visited, bounded as the layers a frame may draw are.
+        var visits = 0
+
+        /// The layers are read in place: a copied layer retains each of its parts.
+        mutating func visit(_ comp: Composition, frame: Double, opacity: Double, depth: Int) {
+            guard depth < LayerCompositor.maxDepth else { return }
+            for position in comp.layers.indices.reversed() {
+                guard !comp.layers[position].isMatteSource, !comp.layers[position].hidden, shows(comp.layers[position], at: frame)
+                else { continue }
+                if comp.layers[position].matteMode != .none, let source = comp.matteSource(forLayerAt: position),
+                   !comp.layers[source].hidden || comp.layers[source].isMatteSource, shows(comp.layers[source], at: frame) {
+                    add(at: source, in: comp, frame: frame, opacity: 1, depth: depth)
+                }
+                add(at: position, in: comp, frame: frame, opacity: opacity, depth: depth)
+            }
+        }
+
+        /// `LayerCompositor.isVisible`, read in place.
+        private func shows(_ layer: borrowing Layer, at frame: Double) -> Bool {
+            layer.inPoint <= frame && frame <= layer.outPoint
+        }
+
+        private mutating func add(at position: Int, in comp: Composition, frame: Double, opacity: Double, depth: Int) {
+            visits += 1
+            guard visits <= renderer.budget.maxLayerDraws else { return }
+            switch comp.layers[position].kind {
+            case .shape:
+                // A layer the frame draws with no opacity is not drawn, nor evaluated.
+                guard opacity * comp.layers[position].transform.opacityFraction(at: frame) > 0,
+                      let node = tree.node(in: comp, at: position) else { return }
+                let key = ObjectIdentifier(node)
+                if let index = indexOf[key] {
+                    if found[index].frame != frame { found[index].frame = nil }
+                } else {
+                    indexOf[key] = found.count
+                    found.append((node, frame))
+                }
+            case .precomp(let refId, _, _):
+                let layer = comp.layers[position]
+                let alpha = opacity * layer.transform.opacityFraction(at: frame)
+                guard alpha > 0, let inner = renderer.precomps[refId] else { return }
+                visit(inner, frame: compositor.localFrame(of: layer, at: frame), opacity: alpha, depth: depth + 1)
+            default:
+                return
+            }
+        }
+    }
+}
