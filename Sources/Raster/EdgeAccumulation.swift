@@ -30,7 +30,7 @@ extension EdgeSink {
         var upper = max(firstTop, ay)
         var x = upper == ay ? ax : ax + (upper - ay) * dxdy
         for row in firstRow..<endRow {
-            let nextTop = Double(row + oy + 1)
+            let nextTop = Double(row &+ oy &+ 1)
             let lower = nextTop < by ? nextTop : by
             let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
             // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
@@ -61,41 +61,41 @@ extension EdgeSink {
     private func accumulate(row: Int, _ xl: Double, _ xr: Double, _ d: Float) {
         let i0 = Int(xl)
         let last = Int(xr)
-        mark(row: row, first: i0, last: min(last + 1, width + 1))
-        let cell = cells + row * stride
+        mark(row: row, first: i0, last: min(last &+ 1, width &+ 1))
+        let cell = cells + row &* stride
         if xr - xl < 1e-7 {
             // Upright within a ten-millionth of a pixel: one crossing point.
             let xm = (xl + xr) / 2
             let c = min(Int(xm), width)
             let f = Float(xm - Double(c))
             cell[c] += d * (1 - f)
-            cell[c + 1] += d * f
+            cell[c &+ 1] += d * f
             return
         }
         let fl = Float(xl - Double(i0))
         // The last cell the edge passes through (xr on a cell's left side belongs to the one before).
-        let k = Double(last) == xr ? last - 1 : last
+        let k = Double(last) == xr ? last &- 1 : last
         let fr = Float(xr - Double(k))  // 0 < fr <= 1
         if k == i0 {
             let m = (fl + fr) * 0.5
             cell[i0] += d * (1 - m)
-            cell[i0 + 1] += d * m
+            cell[i0 &+ 1] += d * m
             return
         }
         let s = Float(1 / (xr - xl))
         let first = (1 - fl) * (1 - fl) * 0.5 * s  // F(i0): the triangle left of i0 + 1
         let tail = fr * fr * 0.5 * s  // 1 − F(k): the triangle right of k
         cell[i0] += d * first
-        if k == i0 + 1 {
+        if k == i0 &+ 1 {
             cell[k] += d * (1 - first - tail)
         } else {
-            cell[i0 + 1] += d * ((1.5 - fl) * s - first)
+            cell[i0 &+ 1] += d * ((1.5 - fl) * s - first)
             let step = d * s
-            var j = i0 + 2
-            while j < k { cell[j] += step; j += 1 }
-            cell[k] += d * (1 - tail - (Float(k - i0) - 0.5 - fl) * s)
+            var j = i0 &+ 2
+            while j < k { cell[j] += step; j &+= 1 }
+            cell[k] += d * (1 - tail - (Float(k &- i0) - 0.5 - fl) * s)
         }
-        cell[k + 1] += d * tail
+        cell[k &+ 1] += d * tail
     }
 
     /// Notes cells first...last of `row` as written (the row's range and 16-cell block flags),
@@ -105,7 +105,7 @@ extension EdgeSink {
         let lo = Int32(truncatingIfNeeded: first), hi = Int32(truncatingIfNeeded: last)
         if lo < rowMin[row] { rowMin[row] = lo }
         if hi > rowMax[row] { rowMax[row] = hi }
-        let flags = blocks + row * blocksPerRow
+        let flags = blocks + row &* blocksPerRow
         let (b0, b1) = (first >> 4, last >> 4)
         flags[b0] = 1
         flags[b1] = 1

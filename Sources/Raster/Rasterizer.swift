@@ -285,8 +285,10 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block + 1) << 4, sumEnd)
                         if blocks[flags + block] != 0 {
-                            if rule == .nonZero, blockEnd - x == 16 {
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + x, alpha + x, sum: &sum, scale: scale)
+                            if rule == .nonZero, blockEnd == (block + 1) << 4 {
+                                // A whole block; at the row's first one the cells before `lo`
+                                // are untouched zeros, which leave the sum as it is.
+                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else if rule == .nonZero {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
@@ -334,6 +336,7 @@ extension Rasterizer {
     /// `alpha[start..<start+count]` filled in. Runs of zero coverage are left out. The inside
     /// of a large shape then costs one call per row, which is what makes full-screen fills
     /// cheap; `sweep` stays the reference, and a test checks that both agree.
+    @inline(__always)
     mutating func sweepRuns(rule: FillRule, opacity: Float,
                             constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
                             varying: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
@@ -370,8 +373,10 @@ extension Rasterizer {
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero, blockEnd - x == 16 {
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + x, alpha + x, sum: &sum, scale: scale)
+                            if rule == .nonZero, blockEnd == (block + 1) << 4 {
+                                // A whole block; at the row's first one the cells before `lo`
+                                // are untouched zeros, which leave the sum as it is.
+                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else if rule == .nonZero {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
