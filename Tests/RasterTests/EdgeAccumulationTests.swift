@@ -162,3 +162,22 @@ final class SweepBlockTests: XCTestCase {
         }
     }
 }
+
+/// `Coverage.endOfStretch` (eight bytes at a time) against the byte-by-byte scan it replaces.
+final class CoverageStretchTests: XCTestCase {
+    func testAStretchEndsWhereTheByteByByteScanEnds() {
+        var r = EdgeAccumulationTests.Random(state: 21)
+        for round in 0..<3000 {
+            let count = 1 + Int(r.next() % 40)
+            // Long stretches of 0 and 255 with a few other values, as edge blocks hold.
+            var alpha = [UInt8](repeating: r.next() % 2 == 0 ? 0 : 255, count: count)
+            for _ in 0..<Int(r.next() % 4) { alpha[Int(r.next() % UInt64(count))] = UInt8(truncatingIfNeeded: r.next()) }
+            let from = Int(r.next() % UInt64(count + 1))
+            let value: UInt8 = r.next() % 2 == 0 ? 0 : 255
+            var expected = from
+            while expected < count, alpha[expected] == value { expected += 1 }
+            let end = alpha.withUnsafeBufferPointer { Coverage.endOfStretch($0.baseAddress!, of: value, from: from, count: count) }
+            XCTAssertEqual(end, expected, "round \(round)")
+        }
+    }
+}
