@@ -285,9 +285,11 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block + 1) << 4, sumEnd)
                         if blocks[flags + block] != 0 {
-                            if rule == .nonZero, blockEnd == (block + 1) << 4 {
-                                // A whole block; at the row's first one the cells before `lo`
-                                // are untouched zeros, which leave the sum as it is.
+                            if rule == .nonZero, (block + 1) << 4 <= w {
+                                // A whole block of the buffer; at the row's first one the cells
+                                // before `lo`, and at its last one those after `last`, are
+                                // untouched zeros, which leave the sum as it is (the bytes past
+                                // `sumEnd` are scratch no run reports).
                                 Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else if rule == .nonZero {
                                 for i in x..<blockEnd {
@@ -373,9 +375,11 @@ extension Rasterizer {
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero, blockEnd == (block + 1) << 4 {
-                                // A whole block; at the row's first one the cells before `lo`
-                                // are untouched zeros, which leave the sum as it is.
+                            if rule == .nonZero, (block + 1) << 4 <= w {
+                                // A whole block of the buffer; at the row's first one the cells
+                                // before `lo`, and at its last one those after `last`, are
+                                // untouched zeros, which leave the sum as it is (the bytes past
+                                // `sumEnd` are scratch no run reports).
                                 Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else if rule == .nonZero {
                                 for i in x..<blockEnd {

@@ -23,7 +23,10 @@ extension Rasterizer {
         let coverage = magnitude.replacing(with: one, where: magnitude .> one) * scale
         // `byte`: adding 1.5·2²³ leaves the rounded value in the low bits.
         let rounded = coverage + SIMD16<Float>(repeating: 12_582_912)
-        let bytes = SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(rounded, to: SIMD16<UInt32>.self))
-        UnsafeMutableRawPointer(alpha).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+        // The low byte of each lane (a generic vector narrowing here is a call, not inlined).
+        let bits = unsafeBitCast(rounded, to: SIMD16<UInt32>.self)
+        withUnsafeBytes(of: bits) { raw in
+            for i in 0..<16 { alpha[i] = raw[i &* 4] }
+        }
     }
 }
