@@ -285,23 +285,13 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block + 1) << 4, sumEnd)
                         if blocks[flags + block] != 0 {
-                            if rule == .nonZero, (block + 1) << 4 <= w {
-                                // A whole block of the buffer; at the row's first one the cells
-                                // before `lo`, and at its last one those after `last`, are
-                                // untouched zeros, which leave the sum as it is (the bytes past
-                                // `sumEnd` are scratch no run reports).
+                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
                                 Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
-                            } else if rule == .nonZero {
-                                for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
-                                    alpha[i] = Self.byte(min(abs(sum), 1) * scale)
-                                }
                             } else {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
                                     cells[base + i] = 0
-                                    alpha[i] = Self.byte(Self.fold(sum, .evenOdd) * scale)
+                                    alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
                         } else {
@@ -375,23 +365,13 @@ extension Rasterizer {
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero, (block + 1) << 4 <= w {
-                                // A whole block of the buffer; at the row's first one the cells
-                                // before `lo`, and at its last one those after `last`, are
-                                // untouched zeros, which leave the sum as it is (the bytes past
-                                // `sumEnd` are scratch no run reports).
+                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
                                 Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
-                            } else if rule == .nonZero {
-                                for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
-                                    alpha[i] = Self.byte(min(abs(sum), 1) * scale)
-                                }
                             } else {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
                                     cells[base + i] = 0
-                                    alpha[i] = Self.byte(Self.fold(sum, .evenOdd) * scale)
+                                    alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
                             x = blockEnd

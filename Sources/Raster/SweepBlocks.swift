@@ -5,6 +5,11 @@ extension Rasterizer {
     /// operations per lane as `byte(min(abs(sum), 1) * scale)`, and the cells cleared. The
     /// bytes are those of the scalar loop, exactly (both sweeps use it, and the tests that
     /// compare their pixels with a per-pixel fill hold).
+    ///
+    /// The sweeps take it for every block the buffer holds whole: at a row's first block the
+    /// cells before its first edge, and at its last block those after its last edge, are
+    /// untouched zeros, which leave the sum as it is (the bytes past the row's last edge are
+    /// scratch that no run reports).
     @inline(__always)
     static func sweepBlockNonZero(_ cells: UnsafeMutablePointer<Float>, _ alpha: UnsafeMutablePointer<UInt8>,
                                   sum: inout Float, scale: Float) {
