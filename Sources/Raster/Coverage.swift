@@ -52,7 +52,7 @@ struct Coverage {
             let start = i
             let value = alpha[i]
             if value == 0 || value == 255 {
-                while i < count, alpha[i] == value { i += 1 }
+                i = Self.endOfStretch(alpha, of: value, from: i + 1, count: count)
                 // Short stretches of full coverage stay with their neighbours.
                 if value == 255, i - start >= 4 || start == 0 && i == count {
                     addConstant(y: y, x: x + start, count: i - start, value: 255)
@@ -70,6 +70,17 @@ struct Coverage {
             longestRun = max(longestRun, i - start)
             bounds = bounds.union(PixelRect(x0: x + start, y0: y, x1: x + i, y1: y + 1))
         }
+    }
+
+    /// The first index from `i` on where `alpha` is not `value` (or `count`): eight bytes at a
+    /// time while they all are (the inside and outside of a shape in its edge blocks).
+    @inline(__always)
+    static func endOfStretch(_ alpha: UnsafePointer<UInt8>, of value: UInt8, from i: Int, count: Int) -> Int {
+        let word = UInt64(value) &* 0x0101_0101_0101_0101
+        var i = i
+        while i + 8 <= count, UnsafeRawPointer(alpha + i).loadUnaligned(as: UInt64.self) == word { i += 8 }
+        while i < count, alpha[i] == value { i += 1 }
+        return i
     }
 }
 

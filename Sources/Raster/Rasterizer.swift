@@ -19,6 +19,9 @@ struct Rasterizer {
     /// keep the running sum unchanged, so their coverage is filled in bulk.
     private var blocks: [UInt8]
     private let blocksPerRow: Int
+    /// Adds edges with `EdgeSink.addClamped` (the definition, in `Double`) instead of the
+    /// faster `addClampedFast`; tests compare the two.
+    var usesReferenceEdges = false
 
     /// A rasterizer for the device-space `bounds` clipped to `limit`, or nil when nothing of
     /// it lies inside.
@@ -27,28 +30,56 @@ struct Rasterizer {
     struct Storage {
         var cells: [Float] = []
         var blocks: [UInt8] = []
+        /// Each row's touched range in its reset state (Int32.max, -1): the sweep resets the
+        /// rows it reads, so a fill allocates none of these.
+        var rowMin: [Int32] = []
+        var rowMax: [Int32] = []
     }
+
+    /// Whether `sweep` or `sweepRuns` ran (and so left the buffers reset).
+    private var swept = false
 
     init?(bounds: Rect, limit: PixelRect, storage: inout Storage) {
         guard let area = Self.area(bounds: bounds, limit: limit) else { return nil }
         originX = area.x0; originY = area.y0; width = area.width; height = area.height
         stride = width + 2
-        // Take the caller's zeroed buffers (growing them if needed); `finish` returns them.
-        if storage.cells.count < stride * height { storage.cells = [Float](repeating: 0, count: stride * height) }
-        cells = storage.cells
-        storage.cells = []
-        rowMin = [Int32](repeating: Int32.max, count: height)
-        rowMax = [Int32](repeating: -1, count: height)
         blocksPerRow = (stride >> 4) + 1
-        if storage.blocks.count < blocksPerRow * height { storage.blocks = [UInt8](repeating: 0, count: blocksPerRow * height) }
-        blocks = storage.blocks
-        storage.blocks = []
+        // Take the caller's reset buffers (growing them if needed); `finish` returns them.
+        // They grow at least twofold (up to a band's size), so that shapes growing from frame
+        // to frame do not each allocate and clear a new one.
+        if storage.cells.count < stride * height {
+            storage.cells = [Float](repeating: 0, count: Self.grown(storage.cells.count, to: stride * height))
+        }
+        if storage.blocks.count < blocksPerRow * height {
+            storage.blocks = [UInt8](repeating: 0, count: Self.grown(storage.blocks.count, to: blocksPerRow * height))
+        }
+        if storage.rowMin.count < height || storage.rowMax.count < height {
+            let rows = Self.grown(storage.rowMin.count, to: height)
+            storage.rowMin = [Int32](repeating: Int32.max, count: rows)
+            storage.rowMax = [Int32](repeating: -1, count: rows)
+        }
+        cells = []; blocks = []; rowMin = []; rowMax = []
+        swap(&cells, &storage.cells)
+        swap(&blocks, &storage.blocks)
+        swap(&rowMin, &storage.rowMin)
+        swap(&rowMax, &storage.rowMax)
     }
 
-    /// Hands the (zeroed) buffers back after `sweep`.
+    private static func grown(_ count: Int, to needed: Int) -> Int {
+        max(needed, min(2 * count, bandCells))
+    }
+
+    /// Hands the buffers back, reset: by the sweep, or here when there was none.
     mutating func finish(into storage: inout Storage) {
+        if !swept {
+            cells.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: stride * height) }
+            blocks.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: blocksPerRow * height) }
+            for y in 0..<height { rowMin[y] = Int32.max; rowMax[y] = -1 }
+        }
         swap(&storage.cells, &cells)
         swap(&storage.blocks, &blocks)
+        swap(&storage.rowMin, &rowMin)
+        swap(&storage.rowMax, &rowMax)
     }
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.
@@ -62,7 +93,7 @@ struct Rasterizer {
         cells.withUnsafeMutableBufferPointer { cells in
             let sink = EdgeSink(cells: cells.baseAddress!, rowMin: rowMin.baseAddress!, rowMax: rowMax.baseAddress!,
                                 blocks: blocks.baseAddress!, width: w, height: h, stride: s, blocksPerRow: bpr,
-                                originX: Double(ox), originY: Double(oy))
+                                originX: Double(ox), originY: Double(oy), reference: usesReferenceEdges)
             var start = Point.zero, last = Point.zero
             var open = false
             for e in path.elements {
@@ -93,7 +124,7 @@ struct Rasterizer {
 }
 
 /// Writes edges into a rasterizer's buffers (borrowed for one `add`).
-private struct EdgeSink {
+struct EdgeSink {
     let cells: UnsafeMutablePointer<Float>
     let rowMin: UnsafeMutablePointer<Int32>
     let rowMax: UnsafeMutablePointer<Int32>
@@ -104,6 +135,7 @@ private struct EdgeSink {
     let blocksPerRow: Int
     let originX: Double
     let originY: Double
+    let reference: Bool
 
     /// The area under the clamp ramp: ∫ from -∞ to v of clamp(u, 0, 1) du.
     @inline(__always) private static func ramp(_ v: Double) -> Double {
@@ -129,11 +161,11 @@ private struct EdgeSink {
             if t < first { second = first; first = t } else { second = t }
         }
         if first > 1 {
-            addClamped(ax, ay, bx, by)
+            addPiece(ax, ay, bx, by)
             return
         }
         func piece(_ t0: Double, _ t1: Double) {
-            addClamped(ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1)
+            addPiece(ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1)
         }
         piece(0, first)
         if second <= 1 {
@@ -144,6 +176,11 @@ private struct EdgeSink {
         }
     }
 
+    @inline(__always) private func addPiece(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
+        if reference { addClamped(ax, ay, bx, by) } else { addClampedFast(ax, ay, bx, by) }
+    }
+
+    /// The reference: each cell's share from the ramp's area, in `Double`.
     private func addClamped(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
         // A line with a non-finite end covers nothing it could say; NaN would trap in Int().
         guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
@@ -228,6 +265,7 @@ extension Rasterizer {
                         _ body: (_ y: Int, _ x0: Int, _ start: Int, _ end: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
         var row = [UInt8](repeating: 0, count: width + 1)
         let w = width, s = stride, bpr = blocksPerRow
+        swept = true
         let scale = min(max(opacity, 0), 1) * 255
         blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
@@ -237,6 +275,7 @@ extension Rasterizer {
                     let lo = Int(rowMin[y])
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)  // last touched cell, inclusive
+                    rowMin[y] = Int32.max; rowMax[y] = -1
                     let base = y * s
                     let flags = y * bpr
                     var sum: Float = 0
@@ -246,17 +285,13 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block + 1) << 4, sumEnd)
                         if blocks[flags + block] != 0 {
-                            if rule == .nonZero {
-                                for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
-                                    alpha[i] = Self.byte(min(abs(sum), 1) * scale)
-                                }
+                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
                                     cells[base + i] = 0
-                                    alpha[i] = Self.byte(Self.fold(sum, .evenOdd) * scale)
+                                    alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
                         } else {
@@ -293,11 +328,13 @@ extension Rasterizer {
     /// `alpha[start..<start+count]` filled in. Runs of zero coverage are left out. The inside
     /// of a large shape then costs one call per row, which is what makes full-screen fills
     /// cheap; `sweep` stays the reference, and a test checks that both agree.
+    @inline(__always)
     mutating func sweepRuns(rule: FillRule, opacity: Float,
                             constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
                             varying: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
         var row = [UInt8](repeating: 0, count: width + 1)
         let w = width, s = stride, bpr = blocksPerRow
+        swept = true
         let scale = min(max(opacity, 0), 1) * 255
         let ox = originX
         blocks.withUnsafeMutableBufferPointer { blocks in
@@ -308,6 +345,7 @@ extension Rasterizer {
                     let lo = Int(rowMin[y])
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)
+                    rowMin[y] = Int32.max; rowMax[y] = -1
                     let base = y * s
                     let flags = y * bpr
                     let py = originY + y
@@ -327,17 +365,13 @@ extension Rasterizer {
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero {
-                                for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
-                                    alpha[i] = Self.byte(min(abs(sum), 1) * scale)
-                                }
+                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
                                     sum += cells[base + i]
                                     cells[base + i] = 0
-                                    alpha[i] = Self.byte(Self.fold(sum, .evenOdd) * scale)
+                                    alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
                             x = blockEnd

@@ -1,0 +1,115 @@
+/// The fast way an edge reaches the accumulation cells. Each row's crossing is found exactly as
+/// in `addClamped` (the reference, from the edge's own ends in `Double`, so bands of rows still
+/// give the pixels of one pass), but the shares of the cells it crosses come from closed forms
+/// in `Float`: the first and last cells get the areas of two triangles, the cells between get
+/// the same share each, and a crossing inside one cell is its mid-point. No ramp with branches
+/// per cell, no `Double` per cell.
+///
+/// The sums are the same as the reference's up to `Float` rounding: coverage bytes differ by at
+/// most 1 (`EdgeAccumulationTests` checks it on random paths, both fill rules, clipped, huge and
+/// non-finite coordinates).
+extension EdgeSink {
+    func addClampedFast(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
+        // A line with a non-finite end covers nothing it could say; NaN would trap in Int().
+        guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
+        let w = Double(width)
+        var ax = min(max(ax0, 0), w), ay = ay0, bx = min(max(bx0, 0), w), by = by0
+        guard ay != by else { return }
+        var direction: Float = 1
+        if ay > by { swap(&ax, &bx); swap(&ay, &by); direction = -1 }
+        let top = originY, end = originY + Double(height)
+        guard by > top, ay < end else { return }
+        let oy = Int(originY)
+        let dxdy = (bx - ax) / (by - ay)
+        let firstRow = Self.floor(max(ay, top)) - oy
+        let endRow = min(height, Self.ceil(min(by, end)) - oy)
+        guard firstRow < endRow else { return }
+        // A row's lower crossing is the next row's upper one, computed by the same expression
+        // from the edge's ends (as `addClamped` computes both), so it is carried over.
+        let firstTop = Double(firstRow + oy)
+        var upper = max(firstTop, ay)
+        var x = upper == ay ? ax : ax + (upper - ay) * dxdy
+        for row in firstRow..<endRow {
+            let nextTop = Double(row &+ oy &+ 1)
+            let lower = nextTop < by ? nextTop : by
+            let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
+            // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
+            var xl = x < xNext ? x : xNext, xr = x < xNext ? xNext : x
+            if xl < 0 { xl = 0 } else if xl > w { xl = w }
+            if xr > w { xr = w } else if xr < 0 { xr = 0 }
+            accumulate(row: row, xl, xr, Float(lower - upper) * direction)
+            upper = lower
+            x = xNext
+        }
+    }
+
+    /// ⌊v⌋ and ⌈v⌉ of a finite value well within Int's range, without a call into libm.
+    @inline(__always) static func floor(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) > v ? t - 1 : t
+    }
+
+    @inline(__always) static func ceil(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) < v ? t + 1 : t
+    }
+
+    /// Adds to row `row` an edge crossing it from `xl` to `xr` (0...width, in either order of
+    /// its direction) over a height `d` (signed by direction): cell i gets d·(F(i) − F(i−1)),
+    /// F(i) being the part of pixel i right of the edge, averaged over the row.
+    @inline(__always)
+    private func accumulate(row: Int, _ xl: Double, _ xr: Double, _ d: Float) {
+        let i0 = Int(xl)
+        let last = Int(xr)
+        mark(row: row, first: i0, last: min(last &+ 1, width &+ 1))
+        let cell = cells + row &* stride
+        if xr - xl < 1e-7 {
+            // Upright within a ten-millionth of a pixel: one crossing point.
+            let xm = (xl + xr) / 2
+            let c = min(Int(xm), width)
+            let f = Float(xm - Double(c))
+            cell[c] += d * (1 - f)
+            cell[c &+ 1] += d * f
+            return
+        }
+        let fl = Float(xl - Double(i0))
+        // The last cell the edge passes through (xr on a cell's left side belongs to the one before).
+        let k = Double(last) == xr ? last &- 1 : last
+        let fr = Float(xr - Double(k))  // 0 < fr <= 1
+        if k == i0 {
+            let m = (fl + fr) * 0.5
+            cell[i0] += d * (1 - m)
+            cell[i0 &+ 1] += d * m
+            return
+        }
+        let s = Float(1 / (xr - xl))
+        let first = (1 - fl) * (1 - fl) * 0.5 * s  // F(i0): the triangle left of i0 + 1
+        let tail = fr * fr * 0.5 * s  // 1 − F(k): the triangle right of k
+        cell[i0] += d * first
+        if k == i0 &+ 1 {
+            cell[k] += d * (1 - first - tail)
+        } else {
+            cell[i0 &+ 1] += d * ((1.5 - fl) * s - first)
+            let step = d * s
+            var j = i0 &+ 2
+            while j < k { cell[j] += step; j &+= 1 }
+            cell[k] += d * (1 - tail - (Float(k &- i0) - 0.5 - fl) * s)
+        }
+        cell[k &+ 1] += d * tail
+    }
+
+    /// Notes cells first...last of `row` as written (the row's range and 16-cell block flags),
+    /// as the reference does, so the sweep reads and clears every one of them.
+    @inline(__always)
+    private func mark(row: Int, first: Int, last: Int) {
+        let lo = Int32(truncatingIfNeeded: first), hi = Int32(truncatingIfNeeded: last)
+        if lo < rowMin[row] { rowMin[row] = lo }
+        if hi > rowMax[row] { rowMax[row] = hi }
+        let flags = blocks + row &* blocksPerRow
+        let (b0, b1) = (first >> 4, last >> 4)
+        flags[b0] = 1
+        flags[b1] = 1
+        // Stores, not a loop (which becomes a call to memset): an edge crosses few blocks of a row.
+        if b1 - b0 > 1 { for b in b0 + 1..<b1 { flags[b] = 1 } }
+    }
+}

@@ -1,0 +1,185 @@
+@testable import Raster
+import XCTest
+
+/// The rasterizer's fast edge accumulation (`EdgeSink.addClampedFast`, `Float` closed forms)
+/// against the reference (`addClamped`, the ramp's area in `Double`): every coverage byte within
+/// 1 of the reference's, the same pixels touched, and the buffers handed back zeroed.
+final class EdgeAccumulationTests: XCTestCase {
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        mutating func unit() -> Double { Double(next() % 1_000_001) / 1_000_000 }
+    }
+
+    enum Kind: CaseIterable { case plain, tiny, upright, huge, nonFinite }
+
+    /// A point for a path of this kind around (0...w, 0...h), some of it outside.
+    func point(_ r: inout Random, _ kind: Kind, _ w: Double, _ h: Double, near: Point) -> Point {
+        switch kind {
+        case .plain: return Point(r.unit() * w * 1.4 - w * 0.2, r.unit() * h * 1.4 - h * 0.2)
+        case .tiny: return Point(near.x + r.unit() * 3 - 1.5, near.y + r.unit() * 3 - 1.5)
+        case .upright:
+            // Nearly vertical and nearly horizontal edges, on and off the cell borders.
+            let x = r.next() % 2 == 0 ? near.x + (r.unit() - 0.5) * 1e-6 : (r.unit() * w).rounded()
+            return Point(x, r.next() % 3 == 0 ? near.y : r.unit() * h)
+        case .huge:
+            let big = [1e7, -1e7, 1e12, -1e15, 3e5]
+            return r.next() % 3 == 0 ? Point(big[Int(r.next() % 5)], r.unit() * h) : Point(r.unit() * w, big[Int(r.next() % 5)])
+        case .nonFinite:
+            let odd = [Double.nan, .infinity, -.infinity]
+            return r.next() % 4 == 0 ? Point(odd[Int(r.next() % 3)], r.unit() * h) : Point(r.unit() * w, r.unit() * h)
+        }
+    }
+
+    func randomPath(_ r: inout Random, _ kind: Kind, width w: Double, height h: Double) -> Path {
+        var path = Path()
+        var last = Point(r.unit() * w, r.unit() * h)
+        path.move(to: last)
+        for i in 0..<(4 + Int(r.next() % 12)) {
+            let p = point(&r, kind, w, h, near: last)
+            if r.next() % 2 == 0 {
+                path.line(to: p)
+            } else {
+                path.cubic(to: p, control1: point(&r, kind, w, h, near: last), control2: point(&r, kind, w, h, near: p))
+            }
+            last = p
+            if i % 7 == 6 { path.close(); last = Point(r.unit() * w, r.unit() * h); path.move(to: last) }
+        }
+        path.close()
+        return path
+    }
+
+    /// Coverage bytes of the rasterizer over `limit` (row-major), and whether its buffers came back zeroed.
+    func coverage(_ path: Path, rule: FillRule, limit: PixelRect, reference: Bool) -> (bytes: [UInt8], zeroed: Bool) {
+        var storage = Rasterizer.Storage()
+        let bounds = Rect(x: Double(limit.x0), y: Double(limit.y0), width: Double(limit.width), height: Double(limit.height))
+        guard var rasterizer = Rasterizer(bounds: bounds, limit: limit, storage: &storage) else { return ([], true) }
+        rasterizer.usesReferenceEdges = reference
+        rasterizer.add(path)
+        var bytes = [UInt8](repeating: 0, count: limit.width * limit.height)
+        rasterizer.sweep(rule: rule, opacity: 1) { y, x0, start, end, alpha in
+            for x in start..<end { bytes[(y - limit.y0) * limit.width + x0 - limit.x0 + x] = alpha[x] }
+        }
+        rasterizer.finish(into: &storage)
+        return (bytes, Self.isReset(storage))
+    }
+
+    static func isReset(_ storage: Rasterizer.Storage) -> Bool {
+        storage.cells.allSatisfy { $0 == 0 } && storage.blocks.allSatisfy { $0 == 0 }
+            && storage.rowMin.allSatisfy { $0 == Int32.max } && storage.rowMax.allSatisfy { $0 == -1 }
+    }
+
+    /// A rasterizer handed back without a sweep still leaves its buffers ready for the next one.
+    func testBuffersComeBackResetWithoutASweep() {
+        var storage = Rasterizer.Storage()
+        var r = Random(state: 8)
+        let limit = PixelRect(x0: 0, y0: 0, x1: 60, y1: 40)
+        let path = randomPath(&r, .plain, width: 60, height: 40)
+        guard var rasterizer = Rasterizer(bounds: path.bounds!, limit: limit, storage: &storage) else { return XCTFail("empty") }
+        rasterizer.add(path)
+        rasterizer.finish(into: &storage)
+        XCTAssertTrue(Self.isReset(storage))
+        XCTAssertGreaterThan(storage.cells.count, 0)
+    }
+
+    func testFastAccumulationIsWithinOneOfTheReferenceOnRandomPaths() {
+        var r = Random(state: 17)
+        var differing = 0, covered = 0
+        for round in 0..<400 {
+            let kind = Kind.allCases[round % Kind.allCases.count]
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            // Clipped: the limit is a part of the area the path spreads over, off the origin.
+            let x0 = Int(r.next() % 40) - 20, y0 = Int(r.next() % 40) - 20
+            let limit = PixelRect(x0: x0, y0: y0, x1: x0 + 1 + Int(r.next() % 90), y1: y0 + 1 + Int(r.next() % 70))
+            let path = randomPath(&r, kind, width: 100, height: 80)
+            let fast = coverage(path, rule: rule, limit: limit, reference: false)
+            let reference = coverage(path, rule: rule, limit: limit, reference: true)
+            XCTAssertTrue(fast.zeroed, "round \(round): the fast path leaves its buffers zeroed")
+            XCTAssertTrue(reference.zeroed, "round \(round)")
+            for (a, b) in zip(fast.bytes, reference.bytes) {
+                XCTAssertLessThanOrEqual(abs(Int(a) - Int(b)), 1, "round \(round) (\(kind), \(rule))")
+                if a != b { differing += 1 }
+                if b != 0 { covered += 1 }
+            }
+        }
+        XCTAssertGreaterThan(covered, 100_000, "the paths must cover something")
+        // Rounding differences, not a different picture: a few pixels in a thousand.
+        XCTAssertLessThan(Double(differing), Double(covered) * 0.005)
+        // The two are distinct code (the reference flag is honoured): their rounding differs somewhere.
+        XCTAssertGreaterThan(differing, 0)
+    }
+
+    /// Shapes whose coverage is known: a rectangle on and off the pixel grid, a triangle.
+    func testFastAccumulationGivesExactCoverageOfSimpleShapes() {
+        let limit = PixelRect(x0: 0, y0: 0, x1: 12, y1: 6)
+        var rect = Path()
+        rect.addRect(Rect(x: 2.5, y: 1, width: 6, height: 4))
+        let bytes = coverage(rect, rule: .nonZero, limit: limit, reference: false).bytes
+        XCTAssertEqual(Array(bytes[12..<24]), [0, 0, 128, 255, 255, 255, 255, 255, 128, 0, 0, 0])
+        XCTAssertEqual(bytes[0..<12].max(), 0)
+        var wedge = Path()
+        wedge.move(to: Point(0, 0)); wedge.line(to: Point(12, 6)); wedge.line(to: Point(0, 6)); wedge.close()
+        let fast = coverage(wedge, rule: .evenOdd, limit: limit, reference: false).bytes
+        let reference = coverage(wedge, rule: .evenOdd, limit: limit, reference: true).bytes
+        XCTAssertEqual(fast, reference)
+    }
+}
+
+/// The sweep's 16-pixel block (`Rasterizer.sweepBlockNonZero`) against the pixel-by-pixel loop
+/// it replaces: the same bytes, the same running sum, the cells cleared.
+final class SweepBlockTests: XCTestCase {
+    func testABlockGivesTheBytesOfThePixelByPixelLoop() {
+        var r = EdgeAccumulationTests.Random(state: 3)
+        for round in 0..<2000 {
+            var cells = (0..<16).map { _ -> Float in
+                // Mostly empty cells, as a block an edge crosses has; some far outside 0...1.
+                switch r.next() % 5 {
+                case 0, 1: return 0
+                case 2: return Float(r.unit() * 2 - 1)
+                case 3: return Float(r.unit() * 8 - 4)
+                default: return Float(r.unit()) * 1e-6
+                }
+            }
+            let start = Float(r.unit() * 4 - 2)
+            let scale = round % 3 == 0 ? Float(r.unit()) * 255 : 255
+            var expected = [UInt8](repeating: 0, count: 16)
+            var sum = start
+            for i in 0..<16 {
+                sum += cells[i]
+                expected[i] = Rasterizer.byte(min(abs(sum), 1) * scale)
+            }
+            var bytes = [UInt8](repeating: 7, count: 16)
+            var blockSum = start
+            cells.withUnsafeMutableBufferPointer { c in
+                bytes.withUnsafeMutableBufferPointer { b in
+                    Rasterizer.sweepBlockNonZero(c.baseAddress!, b.baseAddress!, sum: &blockSum, scale: scale)
+                }
+            }
+            XCTAssertEqual(bytes, expected, "round \(round)")
+            XCTAssertEqual(blockSum, sum, "round \(round)")
+            XCTAssertEqual(cells, [Float](repeating: 0, count: 16), "round \(round)")
+        }
+    }
+}
+
+/// `Coverage.endOfStretch` (eight bytes at a time) against the byte-by-byte scan it replaces.
+final class CoverageStretchTests: XCTestCase {
+    func testAStretchEndsWhereTheByteByByteScanEnds() {
+        var r = EdgeAccumulationTests.Random(state: 21)
+        for round in 0..<3000 {
+            let count = 1 + Int(r.next() % 40)
+            // Long stretches of 0 and 255 with a few other values, as edge blocks hold.
+            var alpha = [UInt8](repeating: r.next() % 2 == 0 ? 0 : 255, count: count)
+            for _ in 0..<Int(r.next() % 4) { alpha[Int(r.next() % UInt64(count))] = UInt8(truncatingIfNeeded: r.next()) }
+            let from = Int(r.next() % UInt64(count + 1))
+            let value: UInt8 = r.next() % 2 == 0 ? 0 : 255
+            var expected = from
+            while expected < count, alpha[expected] == value { expected += 1 }
+            let end = alpha.withUnsafeBufferPointer { Coverage.endOfStretch($0.baseAddress!, of: value, from: from, count: count) }
+            XCTAssertEqual(end, expected, "round \(round)")
+        }
+    }
+}
