@@ -10,6 +10,9 @@ struct LayerCompositor {
     var work: FrameWork
     /// How far beyond a target, in pixels, content may cast a shadow into it.
     var maxReach = Effects.maxReach
+    /// Set while drawing the source of an alpha matte: only alpha is read from what is
+    /// drawn, so colour effects (which keep alpha) are left out.
+    var alphaOnly = false
 
     init(renderer: AnimationRenderer) {
         self.renderer = renderer
@@ -81,7 +84,8 @@ struct LayerCompositor {
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
 
-        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity) {
+        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity,
+                                 colorEffects: !alphaOnly) {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
             return
         }
@@ -126,7 +130,10 @@ struct LayerCompositor {
         var matteSurface: Surface?
         if let (source, mode) = o.matte {
             var m = Surface(bounds: limit, pool: pool)
+            let outer = alphaOnly
+            alphaOnly = mode == .alpha || mode == .alphaInverted
             drawMatteSource(source, in: o.comp, frame: frame, compMatrix: o.compMatrix, into: &m, depth: depth)
+            alphaOnly = outer
             // Where an alpha or luma matte painted nothing, the layer does not show.
             if mode == .alpha || mode == .luma || mode == .none { limit = limit.intersection(m.painted) }
             matteSurface = m
@@ -140,7 +147,7 @@ struct LayerCompositor {
                     clip: Clip(rect: limit), depth: depth)
         let area = content.painted
         guard !area.isEmpty else { return }
-        Effects.applyColorEffects(of: o.layer, at: frame, to: &content)
+        if !alphaOnly { Effects.applyColorEffects(of: o.layer, at: frame, to: &content) }
         if !o.effects.isEmpty {
             // Masks come before effects (a blur softens a mask's edge, a shadow is cast by the
             // masked layer); the matte and the clip come after (they cut the shadow too).
@@ -244,9 +251,9 @@ struct LayerCompositor {
     /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
     /// blend mode, group opacity, effects) rather than painted straight onto the target.
     static func paintsOffscreen(_ layer: Layer, masks: [ModelMask], hasMatte: Bool, effects: EffectPass,
-                                groupOpacity: Bool) -> Bool {
+                                groupOpacity: Bool, colorEffects: Bool = true) -> Bool {
         !masks.isEmpty || hasMatte || blendMode(layer.blendMode) != .normal || groupOpacity || !effects.isEmpty
-            || Effects.hasColorEffect(layer)
+            || (colorEffects && Effects.hasColorEffect(layer))
     }
 
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
@@ -281,7 +288,8 @@ struct LayerCompositor {
             }
             drawComposition(comp, frame: localFrame, into: &surface, matrix: world, opacity: opacity, clip: bounds, depth: depth + 1)
         case .text(let data):
-            renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip)
+            renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip,
+                               cache: renderer.coverageCache)
         case .null, .unsupported:
             break
         }

@@ -121,6 +121,8 @@ final class ShapeLayerNode: @unchecked Sendable {
     let firstSlot: Int
     let slotCount: Int
 
+    /// Merges and offsets of the last evaluation, reused when their inputs held still.
+    let memo = GeometryMemo()
     private let lock = NSLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
     /// Counts as `ShapeCache` keeps them: a look-ahead's evaluation is counted at the first
@@ -157,7 +159,7 @@ final class ShapeLayerNode: @unchecked Sendable {
             return last.shapes
         }
         lock.unlock()
-        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget), node: self)
+        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self)
         lock.lock()
         last = (frame, versions, shapes)
         if counted { counts.evaluated += 1 }
