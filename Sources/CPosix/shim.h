@@ -45,3 +45,13 @@ static inline int buoy_cpus_allowed(void) {
     for (long i = 0; i < bytes / (long)sizeof mask[0]; i++) n += __builtin_popcountl(mask[i]);
     return n > 0 ? n : 1;
 }
+
+#include <malloc.h>
+
+/// Sets glibc's mmap and trim thresholds (see Posix.AllocatorTuning); 1 on success.
+static inline int buoy_keep_heap(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+}
+
+/// How many blocks the allocator holds as mappings of their own (mallinfo2's hblks).
+static inline long buoy_mapped_blocks(void) { return (long)mallinfo2().hblks; }
