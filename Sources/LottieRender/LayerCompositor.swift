@@ -310,47 +310,69 @@ struct LayerCompositor {
         let pool = renderer.pool
         // Adding starts from nothing; subtracting or intersecting starts from everything.
         let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
-        var result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
+        // Made when a mask combines into it; the first mask, when it spans the area, becomes it.
+        var result: CoverageMask?
         for mask in masks {
             let path = ShapeGeometry.path(mask.path.value(at: frame))
             let expansion = mask.expansion.value(at: frame)
             if Self.unitesDirectly(mask, expansion: expansion, frame: frame) {
                 // The same values as filling a mask of its own and adding it, without the
                 // mask or the pass over the area.
-                result.fill(path, transform: world, rule: .nonZero, pool: pool)
+                if result == nil { result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool) }
+                result!.fill(path, transform: world, rule: .nonZero, pool: pool)
                 continue
             }
             let own = bounded && !mask.inverted ? Self.footprint(path, expansion: expansion, world: world).intersection(area) : area
             var m = CoverageMask(rect: own, pool: pool)
-            defer { m.recycle(into: pool) }
             m.fill(path, transform: world, rule: .nonZero, pool: pool)
-            if expansion.isFinite, expansion != 0 {
-                var style = StrokeStyle()
-                style.width = abs(expansion) * 2
-                style.join = .round
-                let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
-                if expansion > 0 {
-                    m.fill(outline, transform: world, rule: .nonZero, pool: pool)
-                } else {
-                    var band = CoverageMask(rect: own, pool: pool)
-                    band.fill(outline, transform: world, rule: .nonZero, pool: pool)
-                    m.combine(band, .subtract)
-                    band.recycle(into: pool)
-                }
-            }
-            if mask.inverted { m.invert() }
+            if expansion.isFinite, expansion != 0 { expand(&m, path: path, by: expansion, world: world) }
+            // Combined into the start value (nothing for adding, everything for subtracting),
+            // a first mask gives its own coverage, inverted when it subtracts: then it is the
+            // result, without a buffer of the start value or a pass combining into it.
+            let becomesResult = result == nil && bounded && own == area
+            let invertsAfter = becomesResult && mask.mode == .subtract
             let o = clamp01(mask.opacity.value(at: frame) / 100)
-            if o < 1 { m.scale(by: o) }
-            switch mask.mode {
-            case .add, .none: result.combine(m, .add)
-            case .subtract: result.combine(m, .subtract)
-            case .intersect: result.combine(m, .intersect)
-            case .lighten: result.combine(m, .lighten)
-            case .darken: result.combine(m, .darken)
-            case .difference: result.combine(m, .difference)
+            if o < 1 {
+                if mask.inverted { m.invert() }
+                m.scale(by: o)
+                if invertsAfter { m.invert() }
+            } else if mask.inverted != invertsAfter {
+                m.invert()
             }
+            if becomesResult {
+                result = m
+                continue
+            }
+            if result == nil { result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool) }
+            switch mask.mode {
+            case .add, .none: result!.combine(m, .add)
+            case .subtract: result!.combine(m, .subtract)
+            case .intersect: result!.combine(m, .intersect)
+            case .lighten: result!.combine(m, .lighten)
+            case .darken: result!.combine(m, .darken)
+            case .difference: result!.combine(m, .difference)
+            }
+            m.recycle(into: pool)
         }
         return result
+    }
+
+    /// Grows (`expansion` > 0) or shrinks a mask's coverage by its expansion, a stroke of
+    /// twice that width with round joins along its path.
+    func expand(_ m: inout CoverageMask, path: RasterPath, by expansion: Double, world: Matrix) {
+        let pool = renderer.pool
+        var style = StrokeStyle()
+        style.width = abs(expansion) * 2
+        style.join = .round
+        let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
+        if expansion > 0 {
+            m.fill(outline, transform: world, rule: .nonZero, pool: pool)
+        } else {
+            var band = CoverageMask(rect: m.rect, pool: pool)
+            band.fill(outline, transform: world, rule: .nonZero, pool: pool)
+            m.combine(band, .subtract)
+            band.recycle(into: pool)
+        }
     }
 
     /// Whether a mask only adds its path's coverage, at full opacity: it can be filled
