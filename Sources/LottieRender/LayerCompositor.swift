@@ -84,6 +84,12 @@ struct LayerCompositor {
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
 
+        if Self.masksClipDirectly(layer, masks: masks, shapes: shapes, hasMatte: matte != nil, effects: effects, colorEffects: !alphaOnly,
+                                  clip: clip, direct: renderer.masksClipDirectly),
+           drawMaskedDirectly(layer, shapes: shapes, masks: masks, frame: frame, into: &surface, world: world, alpha: alpha, clip: clip,
+                              depth: depth) {
+            return
+        }
         if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity,
                                  colorEffects: !alphaOnly) {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
