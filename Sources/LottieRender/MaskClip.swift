@@ -8,7 +8,7 @@ import Raster
 /// composite it through the same coverage; with one paint there is nothing for the buffer to
 /// hold together, so the picture is the same but for rounding: the coverage and the masks
 /// are multiplied before the colour is scaled, not after (at most 1/255 per channel; a test
-/// compares both ways on every kind of mask). Several paints keep the pass: where they
+/// compares both ways on every kind of mask, inverted ones too). Several paints keep the pass: where they
 /// overlap under a soft mask edge, masking each would differ from masking their union.
 extension LayerCompositor {
     /// Whether the layer may be drawn by `drawMaskedDirectly`. `direct` false (the reference)
@@ -25,17 +25,40 @@ extension LayerCompositor {
     }
 
     /// Paints the layer onto `surface` through its masks' coverage, built over the part of
-    /// the target the masks can reach. False (nothing drawn) when the masks may reach
-    /// anywhere (inverted, or only subtracting): their coverage would span the whole target,
-    /// where the offscreen pass spans only what the layer painted.
+    /// the target both the masks and the layer's one paint can reach (an inverted mask
+    /// reaches everywhere: the paint's bounds then limit it, as what the layer painted limits
+    /// the offscreen pass). False (nothing drawn) when the paint's bounds are unknown.
     mutating func drawMaskedDirectly(_ layer: Layer, shapes: LayerShapes?, masks: [ModelMask], frame: Double, into surface: inout Surface,
                                      world: Matrix, alpha: Double, clip: Clip?, depth: Int) -> Bool {
-        guard let maskBounds = Self.maskBounds(masks, frame: frame, world: world) else { return false }
-        let limit = (clip.map { $0.rect.intersection(surface.bounds) } ?? surface.bounds).intersection(maskBounds)
+        guard let content = Self.paintBounds(layer, shapes: shapes, world: world) else { return false }
+        var limit = (clip.map { $0.rect.intersection(surface.bounds) } ?? surface.bounds).intersection(content)
+        if let maskBounds = Self.maskBounds(masks, frame: frame, world: world) { limit = limit.intersection(maskBounds) }
         guard !limit.isEmpty, var coverage = buildMasks(masks, frame: frame, world: world, area: limit) else { return true }
         defer { coverage.recycle(into: renderer.pool) }
         drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha,
                     clip: Clip(rect: limit, mask: coverage), depth: depth)
         return true
+    }
+
+    /// The device pixels outside which a solid or a shape layer's one paint covers nothing:
+    /// its outline's bounds, grown for a stroke by the farthest a join or cap reaches (a
+    /// miter up to its limit, a square cap √2 half widths); empty when it paints nothing.
+    static func paintBounds(_ layer: Layer, shapes: LayerShapes?, world: Matrix) -> PixelRect? {
+        switch layer.kind {
+        case .solid(_, let width, let height):
+            var path = RasterPath()
+            path.addRect(Rect(x: 0, y: 0, width: width, height: height))
+            return footprint(path, expansion: 0, world: world)
+        case .shape:
+            guard let shapes else { return nil }
+            guard let op = shapes.ops.first else { return .empty }
+            let path = shapes.prepared?.paths.first ?? shapes.tree.joinedPath(of: op)
+            var reach = 0.0
+            if case .stroke(_, let style) = op.kind { reach = style.width / 2 * max(style.miterLimit, 1.5) }
+            guard reach.isFinite else { return nil }
+            return footprint(path, expansion: reach, world: op.matrix.concatenating(world))
+        default:
+            return nil
+        }
     }
 }

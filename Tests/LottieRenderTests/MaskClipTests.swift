@@ -41,8 +41,10 @@ final class MaskClipTests: XCTestCase {
         let masks = [BoundedMaskTests.mask("a", 10, 12, 60, 50), BoundedMaskTests.mask("a", opacity: 55, 20, 10, 80, 70),
                      BoundedMaskTests.mask("i", 5, 5, 70, 80), BoundedMaskTests.mask("a", expansion: 4, 30, 30, 90, 85),
                      BoundedMaskTests.mask("a", expansion: -3, 10, 10, 85, 85)]
-        let runs = masks.map { [$0] } + [[masks[0], masks[2]], [masks[1], masks[4], masks[2]],
-                                         [masks[0], BoundedMaskTests.mask("s", 30, 20, 45, 70)]]
+        let inverted = [BoundedMaskTests.mask("a", inverted: true, 25, 20, 70, 60), BoundedMaskTests.mask("s", inverted: true, 10, 30, 80, 75),
+                        BoundedMaskTests.mask("s", 30, 20, 45, 70)]
+        let runs = (masks + inverted).map { [$0] } + [[masks[0], masks[2]], [masks[1], masks[4], masks[2]], [masks[0], inverted[2]],
+                                                      [inverted[0], masks[1]], [inverted[2], inverted[1]]]
         let stroke = #"{"ty":"st","c":{"a":0,"k":[0,0,1,1]},"o":{"a":0,"k":80},"w":{"a":0,"k":9},"lc":2,"lj":2}"#
         for (i, run) in runs.enumerated() {
             let extra = "\"hasMask\":true,\"masksProperties\":[\(run.joined(separator: ","))],"
@@ -54,7 +56,14 @@ final class MaskClipTests: XCTestCase {
             let solid = """
             {"ty":1,"ind":3,"ip":0,"op":60,"st":0,"sc":"#3366cc","sw":100,"sh":100,\(extra)\(RenderBehaviourTests.identityTransform)}
             """
-            for (kind, layer) in [("fill", fill), ("two paints", stroked), ("solid", solid)] {
+            // One stroke: mitred corners that reach past the outline, square caps on an open path.
+            let strokeOnly = """
+            {"ty":4,"ind":4,"ip":0,"op":60,"st":0,\(RenderBehaviourTests.identityTransform),\(extra)"shapes":[{"ty":"gr","it":[
+             {"ty":"sh","ks":{"a":0,"k":{"c":false,"v":[[8,90],[50,5],[92,88],[30,60]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},
+             {"ty":"st","c":{"a":0,"k":[0.9,0.1,0.4,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":12},"lc":3,"lj":1,"ml":6},
+             {"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}
+            """
+            for (kind, layer) in [("fill", fill), ("two paints", stroked), ("solid", solid), ("stroke", strokeOnly)] {
                 let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + layer + "]}"
                 let animation = try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil)
                 assertDirectMatchesOffscreen(animation, frames: [0], viewport: Viewport(width: 130, height: 90, contentMode: .fill),
