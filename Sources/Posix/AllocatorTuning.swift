@@ -1,5 +1,4 @@
 import CPosix
-import Foundation
 
 /// Keeps the C allocator from handing frame-sized buffers back to the kernel between frames.
 ///
@@ -16,13 +15,11 @@ public enum AllocatorTuning {
     public static let mmapThreshold: Int32 = 1 << 20
     public static let trimThreshold: Int32 = 8 << 20
 
-    /// Applies the thresholds once, before any frame is drawn; not when the environment sets
-    /// either (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_: the operator's choice wins).
+    /// Applies the thresholds once, before any frame is drawn. (They replace what glibc's
+    /// MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ would have set.)
     @discardableResult
     public static func apply() -> Bool {
-        let env = ProcessInfo.processInfo.environment
-        guard env["MALLOC_MMAP_THRESHOLD_"] == nil, env["MALLOC_TRIM_THRESHOLD_"] == nil else { return false }
-        return buoy_keep_heap(mmapThreshold, trimThreshold) == 1
+        buoy_keep_heap(mmapThreshold, trimThreshold) == 1
     }
 
     /// How many blocks the allocator holds as mappings of their own (for tests and figures).
