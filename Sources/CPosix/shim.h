@@ -69,3 +69,13 @@ static inline int buoy_notify_datagram(const char *address, const char *state, s
     errno = saved;
     return sent == (ssize_t)length ? 0 : -1;
 }
+
+#include <malloc.h>
+
+/// Sets glibc's mmap and trim thresholds (see Posix.AllocatorTuning); 1 on success.
+static inline int buoy_keep_heap(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) && mallopt(M_TRIM_THRESHOLD, trim_threshold);
+}
+
+/// How many blocks the allocator holds as mappings of their own (mallinfo2's hblks).
+static inline long buoy_mapped_blocks(void) { return (long)mallinfo2().hblks; }

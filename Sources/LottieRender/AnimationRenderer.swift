@@ -38,6 +38,9 @@ public struct AnimationRenderer {
     /// model anew each frame through the shape and coverage caches (the reference): both
     /// draw the same pixels.
     public var usesRenderTree = true { didSet { rebuildRenderTree() } }
+    /// Layers with masks that paint once are painted through their masks' coverage
+    /// (`LayerCompositor.drawMaskedDirectly`); false takes the offscreen pass, the reference.
+    public var masksClipDirectly = true
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()

@@ -14,6 +14,9 @@ struct LayerCompositor {
     var slots: CoverageSlots?
     /// The width and height of the composition being drawn (a shape or text layer's rectangle).
     var compSize: (width: Double, height: Double)
+    /// Set while drawing the source of an alpha matte: only alpha is read from what is
+    /// drawn, so colour effects (which keep alpha) are left out.
+    var alphaOnly = false
 
     init(renderer: AnimationRenderer) {
         self.renderer = renderer
@@ -89,7 +92,14 @@ struct LayerCompositor {
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
 
-        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity) {
+        if Self.masksClipDirectly(layer, masks: masks, shapes: shapes, hasMatte: matte != nil, effects: effects, colorEffects: !alphaOnly,
+                                  clip: clip, direct: renderer.masksClipDirectly),
+           drawMaskedDirectly(layer, shapes: shapes, masks: masks, frame: frame, into: &surface, world: world, alpha: alpha, clip: clip,
+                              depth: depth) {
+            return
+        }
+        if !Self.paintsOffscreen(layer, masks: masks, hasMatte: matte != nil, effects: effects, groupOpacity: groupOpacity,
+                                 colorEffects: !alphaOnly) {
             drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha, clip: clip, depth: depth)
             return
         }
@@ -134,7 +144,10 @@ struct LayerCompositor {
         var matteSurface: Surface?
         if let (source, mode) = o.matte {
             var m = Surface(bounds: limit, pool: pool)
+            let outer = alphaOnly
+            alphaOnly = mode == .alpha || mode == .alphaInverted
             drawMatteSource(source, in: o.comp, frame: frame, compMatrix: o.compMatrix, into: &m, depth: depth)
+            alphaOnly = outer
             // Where an alpha or luma matte painted nothing, the layer does not show.
             if mode == .alpha || mode == .luma || mode == .none { limit = limit.intersection(m.painted) }
             matteSurface = m
@@ -148,7 +161,7 @@ struct LayerCompositor {
                     clip: Clip(rect: limit), depth: depth)
         let area = content.painted
         guard !area.isEmpty else { return }
-        Effects.applyColorEffects(of: o.layer, at: frame, to: &content)
+        if !alphaOnly { Effects.applyColorEffects(of: o.layer, at: frame, to: &content) }
         if !o.effects.isEmpty {
             // Masks come before effects (a blur softens a mask's edge, a shadow is cast by the
             // masked layer); the matte and the clip come after (they cut the shadow too).
@@ -252,9 +265,9 @@ struct LayerCompositor {
     /// Whether the layer is drawn into a surface of its own and composited (masks, a matte, a
     /// blend mode, group opacity, effects) rather than painted straight onto the target.
     static func paintsOffscreen(_ layer: Layer, masks: [ModelMask], hasMatte: Bool, effects: EffectPass,
-                                groupOpacity: Bool) -> Bool {
+                                groupOpacity: Bool, colorEffects: Bool = true) -> Bool {
         !masks.isEmpty || hasMatte || blendMode(layer.blendMode) != .normal || groupOpacity || !effects.isEmpty
-            || Effects.hasColorEffect(layer)
+            || (colorEffects && Effects.hasColorEffect(layer))
     }
 
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
@@ -292,7 +305,8 @@ struct LayerCompositor {
             drawComposition(comp, frame: localFrame, into: &surface, matrix: world, opacity: opacity, clip: bounds, depth: depth + 1)
             compSize = outer
         case .text(let data):
-            renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip)
+            renderer.text.draw(data, frame: frame, into: &surface, matrix: world, opacity: opacity, clip: clip,
+                               cache: renderer.coverageCache)
         case .null, .unsupported:
             break
         }
@@ -313,47 +327,69 @@ struct LayerCompositor {
         let pool = renderer.pool
         // Adding starts from nothing; subtracting or intersecting starts from everything.
         let startsFull = first.mode == .subtract || first.mode == .intersect || first.mode == .darken
-        var result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
+        // Made when a mask combines into it; the first mask, when it spans the area, becomes it.
+        var result: CoverageMask?
         for mask in masks {
             let path = ShapeGeometry.path(mask.path.value(at: frame))
             let expansion = mask.expansion.value(at: frame)
             if Self.unitesDirectly(mask, expansion: expansion, frame: frame) {
                 // The same values as filling a mask of its own and adding it, without the
                 // mask or the pass over the area.
-                result.fill(path, transform: world, rule: .nonZero, pool: pool)
+                if result == nil { result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool) }
+                result!.fill(path, transform: world, rule: .nonZero, pool: pool)
                 continue
             }
             let own = bounded && !mask.inverted ? Self.footprint(path, expansion: expansion, world: world).intersection(area) : area
             var m = CoverageMask(rect: own, pool: pool)
-            defer { m.recycle(into: pool) }
             m.fill(path, transform: world, rule: .nonZero, pool: pool)
-            if expansion.isFinite, expansion != 0 {
-                var style = StrokeStyle()
-                style.width = abs(expansion) * 2
-                style.join = .round
-                let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
-                if expansion > 0 {
-                    m.fill(outline, transform: world, rule: .nonZero, pool: pool)
-                } else {
-                    var band = CoverageMask(rect: own, pool: pool)
-                    band.fill(outline, transform: world, rule: .nonZero, pool: pool)
-                    m.combine(band, .subtract)
-                    band.recycle(into: pool)
-                }
-            }
-            if mask.inverted { m.invert() }
+            if expansion.isFinite, expansion != 0 { expand(&m, path: path, by: expansion, world: world) }
+            // Combined into the start value (nothing for adding, everything for subtracting),
+            // a first mask gives its own coverage, inverted when it subtracts: then it is the
+            // result, without a buffer of the start value or a pass combining into it.
+            let becomesResult = result == nil && bounded && own == area
+            let invertsAfter = becomesResult && mask.mode == .subtract
             let o = clamp01(mask.opacity.value(at: frame) / 100)
-            if o < 1 { m.scale(by: o) }
-            switch mask.mode {
-            case .add, .none: result.combine(m, .add)
-            case .subtract: result.combine(m, .subtract)
-            case .intersect: result.combine(m, .intersect)
-            case .lighten: result.combine(m, .lighten)
-            case .darken: result.combine(m, .darken)
-            case .difference: result.combine(m, .difference)
+            if o < 1 {
+                if mask.inverted { m.invert() }
+                m.scale(by: o)
+                if invertsAfter { m.invert() }
+            } else if mask.inverted != invertsAfter {
+                m.invert()
             }
+            if becomesResult {
+                result = m
+                continue
+            }
+            if result == nil { result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool) }
+            switch mask.mode {
+            case .add, .none: result!.combine(m, .add)
+            case .subtract: result!.combine(m, .subtract)
+            case .intersect: result!.combine(m, .intersect)
+            case .lighten: result!.combine(m, .lighten)
+            case .darken: result!.combine(m, .darken)
+            case .difference: result!.combine(m, .difference)
+            }
+            m.recycle(into: pool)
         }
         return result
+    }
+
+    /// Grows (`expansion` > 0) or shrinks a mask's coverage by its expansion, a stroke of
+    /// twice that width with round joins along its path.
+    func expand(_ m: inout CoverageMask, path: RasterPath, by expansion: Double, world: Matrix) {
+        let pool = renderer.pool
+        var style = StrokeStyle()
+        style.width = abs(expansion) * 2
+        style.join = .round
+        let outline = strokeOutline(path, style: style, tolerance: 0.25 / max(world.scaleFactor, 1e-6))
+        if expansion > 0 {
+            m.fill(outline, transform: world, rule: .nonZero, pool: pool)
+        } else {
+            var band = CoverageMask(rect: m.rect, pool: pool)
+            band.fill(outline, transform: world, rule: .nonZero, pool: pool)
+            m.combine(band, .subtract)
+            band.recycle(into: pool)
+        }
     }
 
     /// Whether a mask only adds its path's coverage, at full opacity: it can be filled

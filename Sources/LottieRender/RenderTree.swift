@@ -145,6 +145,8 @@ final class ShapeLayerNode: @unchecked Sendable {
     let firstSlot: Int
     let slotCount: Int
 
+    /// Merges and offsets of the last evaluation, reused when their inputs held still.
+    let memo = GeometryMemo()
     private let lock = NSLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
     /// The evaluation under way on some thread, numbered by `evaluationsStarted`.
@@ -198,7 +200,7 @@ final class ShapeLayerNode: @unchecked Sendable {
         evaluationsStarted = ticket
         pending = (frame, versions, ticket)
         lock.unlock()
-        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget), node: self)
+        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self)
         lock.lock()
         last = (frame, versions, shapes)
         if pending?.ticket == ticket { pending = nil }

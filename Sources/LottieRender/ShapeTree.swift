@@ -42,10 +42,24 @@ struct ShapeTree {
     /// Set when the budget stopped the evaluation: the rest of the items were skipped.
     private(set) var exhausted = false
 
-    init(items: [ShapeItem], frame: Double, budget: RenderBudget = RenderBudget()) {
+    /// Costly steps kept from the layer's last evaluation (the render tree's nodes have one);
+    /// nil computes every step, the reference.
+    private let memo: GeometryMemo?
+    /// Memoized steps met so far: each one's place in `memo`.
+    private var memoPlaces = 0
+
+    init(items: [ShapeItem], frame: Double, budget: RenderBudget = RenderBudget(), memo: GeometryMemo? = nil) {
         self.frame = frame
         self.budget = budget
+        self.memo = memo
         _ = process(items, matrix: .identity, opacity: 1, depth: 0)
+    }
+
+    /// `make()`, or its result from the memo when `input` is what it was made from last time at this place.
+    private mutating func memoized<Input: Equatable>(_ input: @autoclosure () -> Input, _ make: () -> RasterPath?) -> RasterPath? {
+        guard let memo else { return make() }
+        memoPlaces += 1
+        return memo.result(at: memoPlaces - 1, input: input(), make: make)
     }
 
     /// Fills and strokes made so far, against `budget.maxPaints` (`ops` is split while repeating).
@@ -167,7 +181,9 @@ struct ShapeTree {
                 let a = amount.value(at: frame)
                 if a != 0 {
                     let ml = miterLimit.value(at: frame)
-                    modify(scope, in: matrix) { PathModifiers.offset($0, by: a, join: join, miterLimit: ml) }
+                    modifyMemoized(scope, in: matrix) { path in
+                        (OffsetInput(path: path, amount: a, join: join, miterLimit: ml), { PathModifiers.offset(path, by: a, join: join, miterLimit: ml) })
+                    }
                 }
             case .merge(let mode):
                 scope = merge(scope, mode: mode, in: matrix)
@@ -231,6 +247,19 @@ struct ShapeTree {
         }
     }
 
+    /// `modify` for a costly modifier: `step` gives, for a shape, what the result is made
+    /// from and how to make it; the memo may hold the result.
+    private mutating func modifyMemoized<Input: Equatable>(_ ids: [Int], in matrix: Matrix,
+                                                           _ step: (RasterPath) -> (Input, () -> RasterPath)) {
+        for id in ids where !exhausted {
+            bringToSpace(id, matrix)
+            let (input, make) = step(nodes[id].path)
+            let modified = memoized(input, make) ?? RasterPath()
+            guard spend(max(0, modified.elements.count - nodes[id].path.elements.count)) else { return }
+            nodes[id].path = modified
+        }
+    }
+
     /// Merge paths: the shapes above become one, in the merge's group space: all their
     /// contours (mode 1, merge), or the regions they enclose combined in order (2 add,
     /// 3 subtract, 4 intersect, 5 exclude intersections). Shapes too large to combine within
@@ -239,17 +268,22 @@ struct ShapeTree {
         guard !ids.isEmpty, !exhausted else { return ids }
         for id in ids { bringToSpace(id, matrix) }
         let paths = ids.map { nodes[$0].path }
-        let merged: RasterPath?
-        switch mode {
-        case 2: merged = PathBoolean.combine(paths, .union, tolerance: Self.mergeTolerance(paths))
-        case 3: merged = PathBoolean.combine(paths, .subtract, tolerance: Self.mergeTolerance(paths))
-        case 4: merged = PathBoolean.combine(paths, .intersect, tolerance: Self.mergeTolerance(paths))
-        case 5: merged = PathBoolean.combine(paths, .exclude, tolerance: Self.mergeTolerance(paths))
-        default: merged = paths.reduce(into: RasterPath()) { $0.append($1) }
-        }
+        let merged = (2...5).contains(mode) ? memoized(MergeInput(paths: paths, mode: mode)) { Self.merged(paths, mode: mode) }
+            : Self.merged(paths, mode: mode)
         guard let merged, spend(merged.elements.count + 1) else { return ids }
         nodes.append(ShapeNode(path: merged, matrix: matrix))
         return [nodes.count - 1]
+    }
+
+    /// The shapes merged by `mode` (nil: too large to combine).
+    static func merged(_ paths: [RasterPath], mode: Int) -> RasterPath? {
+        switch mode {
+        case 2: return PathBoolean.combine(paths, .union, tolerance: Self.mergeTolerance(paths))
+        case 3: return PathBoolean.combine(paths, .subtract, tolerance: Self.mergeTolerance(paths))
+        case 4: return PathBoolean.combine(paths, .intersect, tolerance: Self.mergeTolerance(paths))
+        case 5: return PathBoolean.combine(paths, .exclude, tolerance: Self.mergeTolerance(paths))
+        default: return paths.reduce(into: RasterPath()) { $0.append($1) }
+        }
     }
 
     /// Curves are flattened to a thousandth of the shapes' extent before they are combined.

@@ -36,7 +36,11 @@ struct TextRenderer {
         first + ["/usr/local/share/fonts", "/usr/share/fonts"]
     }
 
-    func draw(_ data: TextData, frame: Double, into surface: inout Surface, matrix: Matrix, opacity: Double, clip: Clip?) {
+    /// Draws a text layer. With a `cache`, glyph runs set and placed as on an earlier frame
+    /// (most text does not move) are painted from the coverage found then, not stroked,
+    /// flattened and swept again.
+    func draw(_ data: TextData, frame: Double, into surface: inout Surface, matrix: Matrix, opacity: Double, clip: Clip?,
+              cache: CoverageCache? = nil) {
         let doc = data.document(at: frame)
         guard !doc.text.isEmpty, doc.size > 0, doc.size.isFinite else { return }
         let set = fonts.set(doc, font: fontsByName[doc.fontName])
@@ -53,12 +57,13 @@ struct TextRenderer {
                 if !outline.isEmpty { path.append(outline.transformed(by: placed[i].matrix)) }
                 i += 1
             }
-            paint(path, look: look, strokeOverFill: doc.strokeOverFill, into: &surface, matrix: matrix, opacity: opacity, clip: clip)
+            paint(path, look: look, strokeOverFill: doc.strokeOverFill, into: &surface, matrix: matrix, opacity: opacity, clip: clip,
+                  cache: cache)
         }
     }
 
     private func paint(_ path: RasterPath, look: GlyphLook, strokeOverFill: Bool, into surface: inout Surface,
-                       matrix: Matrix, opacity: Double, clip: Clip?) {
+                       matrix: Matrix, opacity: Double, clip: Clip?, cache: CoverageCache?) {
         let alpha = opacity * clamp01(look.opacity)
         guard !path.isEmpty, alpha > 0 else { return }
         let drawStroke = { (surface: inout Surface) in
@@ -66,11 +71,11 @@ struct TextRenderer {
             var style = StrokeStyle()
             style.width = look.strokeWidth
             style.join = .round
-            surface.stroke(path, transform: matrix, style: style, paint: .solid(stroke.color), opacity: alpha, clip: clip)
+            surface.stroke(path, transform: matrix, style: style, paint: .solid(stroke.color), opacity: alpha, clip: clip, cache: cache)
         }
         if !strokeOverFill { drawStroke(&surface) }
         if let fill = look.fill {
-            surface.fill(path, transform: matrix, rule: .nonZero, paint: .solid(fill.color), opacity: alpha, clip: clip)
+            surface.fill(path, transform: matrix, rule: .nonZero, paint: .solid(fill.color), opacity: alpha, clip: clip, cache: cache)
         }
         if strokeOverFill { drawStroke(&surface) }
     }

@@ -32,6 +32,10 @@ private struct StrokeBuilder {
     let style: StrokeStyle
     let tolerance: Double
     var output = Path()
+    /// `circleDirections`, worked out at the first circle: every circle of one stroke has the
+    /// same radius, so the same vertices about its centre (the sines and cosines of a round
+    /// join at every corner were a tenth of stroking text).
+    private var circle: [(cos: Double, sin: Double)] = []
 
     init(halfWidth: Double, style: StrokeStyle, tolerance: Double) {
         self.halfWidth = halfWidth
@@ -171,15 +175,20 @@ private struct StrokeBuilder {
     }
 
     private mutating func addCircle(at c: Point) {
+        if circle.isEmpty { circle = Self.circleDirections(radius: halfWidth, tolerance: tolerance) }
         let r = halfWidth
+        addPolygon(circle.map { Point(c.x + r * $0.cos, c.y + r * $0.sin) })
+    }
+
+    /// The cosine and sine of each vertex angle of a round join's or cap's circle: as many
+    /// vertices as keep the chords within `tolerance` of the arc (8 to 256).
+    static func circleDirections(radius r: Double, tolerance: Double) -> [(cos: Double, sin: Double)] {
         let step = acos(max(-1, min(1, 1 - tolerance / max(r, tolerance))))
         let count = step.isFinite ? max(8, min(256, Int((Double.pi / max(step, 1e-3)).rounded(.up)))) : 8
-        var pts: [Point] = []
-        for i in 0..<count {
+        return (0..<count).map { i in
             let t = 2 * Double.pi * Double(i) / Double(count)
-            pts.append(Point(c.x + r * cos(t), c.y + r * sin(t)))
+            return (cos(t), sin(t))
         }
-        addPolygon(pts)
     }
 
     private mutating func addJoin(_ prev: Point, _ v: Point, _ next: Point, smooth: Bool) {

@@ -322,9 +322,9 @@ public struct Surface: @unchecked Sendable {
         guard o > 0 else { return }
         region.add(coverage.bounds.intersection(bounds))
         let clipMask = clip?.mask
-        if let solid = shader.solidColor, clipMask == nil {
+        if let solid = shader.solidColor {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
-            paintRuns(coverage, color: color)
+            if let clipMask { paintRuns(coverage, color: color, clip: clipMask) } else { paintRuns(coverage, color: color) }
             return
         }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Posix
 
 /// The `buoy` command line. Each subcommand lives in its own file.
 ///
@@ -24,6 +25,7 @@ struct Buoy: ParsableCommand {
     /// ArgumentParser exits with 64 on usage errors; Buoy's contract is 1 for bad arguments
     /// and 2 for a bad animation, so errors are mapped here instead of in each command.
     static func main() {
+        AllocatorTuning.apply()
         do {
             var command = try parseAsRoot(try withConfigFile(Array(CommandLine.arguments.dropFirst())))
             try command.run()

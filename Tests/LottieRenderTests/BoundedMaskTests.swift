@@ -42,7 +42,10 @@ final class BoundedMaskTests: XCTestCase {
         let masks = [Self.mask("a", 10, 12, 60, 50), Self.mask("s", expansion: -3, 30, 20, 45, 70),
                      Self.mask("a", expansion: 4, 55, 55, 90, 85), Self.mask("i", inverted: true, 20, 25, 35, 40),
                      Self.mask("l", opacity: 60, 5, 60, 40, 95), Self.mask("d", 0, 0, 95, 90), Self.mask("f", 40, 5, 80, 45),
-                     Self.mask("a", inverted: true, expansion: 2, 60, 10, 85, 30)]
+                     Self.mask("a", inverted: true, expansion: 2, 60, 10, 85, 30),
+                     // Alone, each is a first mask that becomes the result itself (inverted and faded ones too).
+                     Self.mask("s", inverted: true, 15, 15, 70, 60), Self.mask("s", inverted: true, opacity: 45, 10, 30, 80, 75),
+                     Self.mask("s", opacity: 70, 20, 20, 60, 60), Self.mask("i", inverted: true, opacity: 35, 5, 5, 50, 50)]
         // Each mask alone, then runs of them in order (a later add of an inverted mask covers
         // nearly everything, so it must not end every run).
         let runs = masks.indices.map { [masks[$0]] } + [Array(masks[0..<7]), Array(masks[1..<6]), masks]
