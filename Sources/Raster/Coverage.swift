@@ -27,6 +27,16 @@ struct Coverage {
 
     var isEmpty: Bool { runs.isEmpty }
 
+    init() {}
+
+    /// Runs and bytes made elsewhere (`Coverage.Builder`).
+    init(runs: [Run], bytes: [UInt8], longestRun: Int, bounds: PixelRect) {
+        self.runs = runs
+        self.bytes = bytes
+        self.longestRun = longestRun
+        self.bounds = bounds
+    }
+
     /// What keeping it costs, in bytes.
     var memorySize: Int { runs.count * MemoryLayout<Run>.stride + bytes.count }
 
@@ -87,15 +97,11 @@ struct Coverage {
 extension Rasterizer {
     /// Sweeps the accumulated edges into runs of coverage (0...255, before any opacity).
     mutating func coverage(rule: FillRule) -> Coverage {
-        var result = Coverage()
-        // A shape's row has a few runs (its inside and the edge blocks on either side): room
-        // for them up front saves growing the arrays run by run.
-        result.reserve(runs: 3 * height, bytes: 4 * height)
-        append(rule: rule, to: &result)
-        return result
+        Coverage.build(rows: height) { self.append(rule: rule, to: &$0) }
     }
 
-    /// Sweeps the accumulated edges into runs added to `result` (rows below those it holds).
+    /// The reference: the same sweep into a coverage's arrays run by run (`Coverage.Builder`
+    /// is the fast way; tests compare the two).
     mutating func append(rule: FillRule, to result: inout Coverage) {
         sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
             result.addConstant(y: y, x: x0 + start, count: count, value: a)

@@ -303,12 +303,10 @@ public struct Surface: @unchecked Sendable {
     /// Rasterizes a device-space path within `limit`.
     /// Large paths go in bands of rows (`Rasterizer.inBands`): the same coverage, a small buffer.
     private mutating func rasterize(_ device: Path, rule: FillRule, limit: PixelRect) -> Coverage {
-        var result = Coverage()
-        if let bounds = device.bounds, let area = Rasterizer.area(bounds: bounds, limit: limit) {
-            result.reserve(runs: 3 * area.height, bytes: 4 * area.height)
+        guard let bounds = device.bounds, let area = Rasterizer.area(bounds: bounds, limit: limit) else { return Coverage() }
+        return Coverage.build(rows: area.height) { builder in
+            Rasterizer.inBands(device, limit: limit, storage: &rasterStorage) { $0.append(rule: rule, to: &builder) }
         }
-        Rasterizer.inBands(device, limit: limit, storage: &rasterStorage) { $0.append(rule: rule, to: &result) }
-        return result
     }
 
     /// Paints runs of coverage. One colour and no clip mask is the common case and goes run

@@ -1,0 +1,144 @@
+/// The fast way to make a `Coverage`: runs and bytes written through pointers into storage
+/// reserved once from the rows swept (grown twofold when a shape needs more), the row's
+/// bounds folded in once per row, and the arrays made once at the end, at their exact size.
+/// `Coverage.addConstant` / `addVarying` stay the reference (appending run by run to the
+/// arrays); tests compare the two on random paths.
+extension Coverage {
+    /// Valid only inside `Coverage.build`, which owns its storage: it is not to be kept.
+    struct Builder {
+        fileprivate var runs: UnsafeMutablePointer<Run>
+        fileprivate var runCount = 0
+        fileprivate var runCapacity: Int
+        fileprivate var bytes: UnsafeMutablePointer<UInt8>
+        fileprivate var byteCount = 0
+        fileprivate var byteCapacity: Int
+        fileprivate var longest = 0
+        /// The first run of the row being added, and the bounds of the rows before it.
+        fileprivate var rowStart = 0
+        fileprivate var rowY: Int32 = .min
+        fileprivate var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+
+        fileprivate init(runs runCapacity: Int, bytes byteCapacity: Int) {
+            self.runCapacity = max(runCapacity, 16)
+            self.byteCapacity = max(byteCapacity, 64)
+            runs = .allocate(capacity: self.runCapacity)
+            bytes = .allocate(capacity: self.byteCapacity)
+        }
+
+        fileprivate func deallocate() {
+            runs.deallocate()
+            bytes.deallocate()
+        }
+
+        @inline(__always)
+        private mutating func addRun(_ run: Run) {
+            if run.y != rowY { endRow(); rowY = run.y }
+            if runCount == runCapacity { growRuns() }
+            (runs + runCount).initialize(to: run)
+            runCount += 1
+            if Int(run.count) > longest { longest = Int(run.count) }
+        }
+
+        private mutating func growRuns() {
+            let bigger = UnsafeMutablePointer<Run>.allocate(capacity: 2 * runCapacity)
+            bigger.moveInitialize(from: runs, count: runCount)
+            runs.deallocate()
+            runs = bigger
+            runCapacity *= 2
+        }
+
+        private mutating func growBytes(toHold needed: Int) {
+            var capacity = 2 * byteCapacity
+            while capacity < needed { capacity *= 2 }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            bigger.update(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = bigger
+            byteCapacity = capacity
+        }
+
+        /// As `Coverage.addConstant`.
+        @inline(__always)
+        mutating func addConstant(y: Int, x: Int, count: Int, value: UInt8) {
+            guard count > 0, value > 0 else { return }
+            addRun(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
+        }
+
+        /// As `Coverage.addVarying`: the same runs, the same bytes.
+        mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
+            var i = 0
+            while i < count {
+                let start = i
+                let value = alpha[i]
+                if value == 0 || value == 255 {
+                    i = Coverage.endOfStretch(alpha, of: value, from: i + 1, count: count)
+                    if value == 255, i - start >= 4 || start == 0 && i == count {
+                        addConstant(y: y, x: x + start, count: i - start, value: 255)
+                        continue
+                    }
+                    if value == 0 { continue }
+                }
+                i = Self.endOfPartial(alpha, from: i, count: count)
+                addBytes(y: y, x: x + start, from: alpha + start, count: i - start)
+            }
+        }
+
+        /// The end of the partial coverage from `i`: the next empty pixel or stretch of four
+        /// full ones (which `addVarying` tells as a run of its own).
+        @inline(__always)
+        private static func endOfPartial(_ alpha: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+            var i = i
+            while i < count, alpha[i] != 0, !(alpha[i] == 255 && i + 3 < count && alpha[i + 1] == 255
+                                                  && alpha[i + 2] == 255 && alpha[i + 3] == 255) {
+                i += 1
+            }
+            return i
+        }
+
+        @inline(__always)
+        private mutating func addBytes(y: Int, x: Int, from source: UnsafePointer<UInt8>, count: Int) {
+            if byteCount + count > byteCapacity { growBytes(toHold: byteCount + count) }
+            addRun(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: Int32(byteCount), value: 0))
+            (bytes + byteCount).update(from: source, count: count)
+            byteCount += count
+        }
+
+        /// Folds the row just added into the bounds, when the first run of the next arrives:
+        /// the sweep tells a row's runs left to right, so its first run starts and its last
+        /// run ends the row's stretch.
+        private mutating func endRow() {
+            guard runCount > rowStart else { return }
+            let first = runs[rowStart], last = runs[runCount - 1]
+            x0 = min(x0, Int(first.x)); x1 = max(x1, Int(last.x) + Int(last.count))
+            y0 = min(y0, Int(first.y)); y1 = max(y1, Int(last.y) + 1)
+            rowStart = runCount
+        }
+
+        fileprivate mutating func made() -> Coverage {
+            endRow()
+            guard runCount > 0 else { return Coverage() }
+            return Coverage(runs: Array(UnsafeBufferPointer(start: runs, count: runCount)),
+                            bytes: Array(UnsafeBufferPointer(start: bytes, count: byteCount)),
+                            longestRun: longest, bounds: PixelRect(x0: x0, y0: y0, x1: x1, y1: y1))
+        }
+    }
+
+    /// The coverage `body` adds to a builder with room for `rows` rows of a few runs each.
+    static func build(rows: Int, _ body: (inout Builder) -> Void) -> Coverage {
+        var builder = Builder(runs: 3 * rows, bytes: 32 * rows)
+        defer { builder.deallocate() }
+        body(&builder)
+        return builder.made()
+    }
+}
+
+extension Rasterizer {
+    /// Sweeps the accumulated edges into runs added to `builder` (rows below those it holds).
+    mutating func append(rule: FillRule, to builder: inout Coverage.Builder) {
+        sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
+            builder.addConstant(y: y, x: x0 + start, count: count, value: a)
+        }, varying: { y, x0, start, count, alpha in
+            builder.addVarying(y: y, x: x0 + start, count: count, alpha: alpha + start)
+        })
+    }
+}
