@@ -124,8 +124,10 @@ extension Coverage {
     }
 
     /// The coverage `body` adds to a builder with room for `rows` rows of a few runs each.
+    /// A stroke's row holds up to eight (inside and edge stretches on both of its sides):
+    /// the storage is made once for most shapes, and freed when the arrays are made.
     static func build(rows: Int, _ body: (inout Builder) -> Void) -> Coverage {
-        var builder = Builder(runs: 3 * rows, bytes: 32 * rows)
+        var builder = Builder(runs: 8 * rows, bytes: 32 * rows)
         defer { builder.deallocate() }
         body(&builder)
         return builder.made()
