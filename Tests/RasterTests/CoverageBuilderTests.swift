@@ -4,13 +4,7 @@ import XCTest
 /// `Coverage.Builder` (pointer writes, bounds once per row) must make exactly the coverage the
 /// reference (`Coverage.addConstant` / `addVarying`, run by run) makes from the same sweep.
 final class CoverageBuilderTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-    }
+    typealias Random = FastPathTests.Random
 
     /// Random contours of lines and curves over (and a little past) w x h, some tiny, some
     /// thin, so that rows hold many runs, partial bytes, and full stretches of every length.
