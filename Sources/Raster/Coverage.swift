@@ -40,11 +40,6 @@ struct Coverage {
     /// What keeping it costs, in bytes.
     var memorySize: Int { runs.count * MemoryLayout<Run>.stride + bytes.count }
 
-    mutating func reserve(runs runCount: Int, bytes byteCount: Int) {
-        runs.reserveCapacity(runCount)
-        bytes.reserveCapacity(byteCount)
-    }
-
     mutating func addConstant(y: Int, x: Int, count: Int, value: UInt8) {
         guard count > 0, value > 0 else { return }
         runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
