@@ -146,7 +146,12 @@ enum SpanKernels {
             let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
             if bytes == 0 { i += 8; continue }
             if opaque, bytes == UInt64.max {
-                (dst + i).update(repeating: color, count: 8)
+                // A whole stretch of full coverage (a clipped or masked fill's inside) is
+                // found first and stored in one go, a loop the compiler widens further.
+                let end = fullStretchEnd(coverage, from: i + 8, count: count)
+                (dst + i).update(repeating: color, count: end - i)
+                i = end
+                continue
             } else {
                 let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
                 UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(c, widen(bytes)), d), as: Lanes.self)
@@ -154,6 +159,14 @@ enum SpanKernels {
             i += 8
         }
         if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
+    }
+
+    /// The end of the eight-byte groups of full coverage from `i` (a multiple of eight past
+    /// the first group, at most `count`).
+    @inline(__always) static func fullStretchEnd(_ coverage: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+        var end = i
+        while end + 8 <= count, UnsafeRawPointer(coverage + end).loadUnaligned(as: UInt64.self) == UInt64.max { end += 8 }
+        return end
     }
 
     /// One premultiplied colour over every pixel of a span (a run of constant coverage, the

@@ -36,4 +36,26 @@ final class SolidSpanTests: XCTestCase {
         pixels.withUnsafeMutableBufferPointer { SpanKernels.overSolid($0.baseAddress! + 1, color: 0x8000_0000, count: 1) }
         XCTAssertEqual(pixels[1], 0xff08_1119)
     }
+
+    /// Long stretches of full coverage under an opaque colour (stored in one go) broken by
+    /// partial and empty bytes anywhere, against the reference.
+    func testBlendSolidStretchesOfFullCoverageMatchTheReference() {
+        var r = Random(state: 7)
+        for round in 0..<200 {
+            let count = 1 + Int(r.next() % 140)
+            var coverage = [UInt8](repeating: 255, count: count)
+            for _ in 0..<Int(r.next() % 4) { coverage[Int(r.next()) % count] = round % 2 == 0 ? r.byte() : 0 }
+            let dst = (0..<count + 1).map { _ in KernelSamples.randomPixel(&r) }
+            let color = 0xff00_0000 | UInt32(truncatingIfNeeded: r.next())
+            var fast = dst, reference = dst
+            coverage.withUnsafeBufferPointer { c in
+                fast.withUnsafeMutableBufferPointer { SpanKernels.blendSolid($0.baseAddress!, color: color, coverage: c.baseAddress!, count: count) }
+                reference.withUnsafeMutableBufferPointer {
+                    SpanKernels.blendSolidReference($0.baseAddress!, color: color, coverage: c.baseAddress!, count: count)
+                }
+            }
+            XCTAssertEqual(fast, reference, "round \(round), count \(count)")
+            XCTAssertEqual(fast[count], dst[count], "round \(round): past the span")
+        }
+    }
 }
