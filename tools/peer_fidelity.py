@@ -8,7 +8,10 @@ reference; this module reads its reports and applies the comparison rule:
 
     On a file, a peer counts only if, on every frame of it the scorer judges, the peer does
     not draw less than buoy: it passes every frame buoy passes, and where both fail, the share
-    of pixels it matches is not below buoy's by more than MATCH_MARGIN (0.5 % of the frame).
+    of pixels it matches is not below buoy's by more than MATCH_MARGIN (0.5 % of the frame);
+    and it does not leave the file's text layers out altogether (drawing no words where the
+    reference has some in a font nobody here has can match more pixels than drawing them in a
+    stand-in font, so the match alone does not show it: tools/peer_text_probe.py does).
 
 A frame only buoy fails does not disqualify a peer (buoy is then the one drawing less, which
 can only flatter buoy's figure). A file no counting peer is left for is listed apart, with the
@@ -94,20 +97,27 @@ def write_atomically(path, data):
     os.replace(tmp, path)
 
 
+def cache_key(python, scorer, corpus_dir):
+    return {"format": CACHE_FORMAT, "manifest": sha256_of(os.path.join(corpus_dir, "manifest.json")),
+            "scorer": sha256_of(scorer), "wheels": wheel_versions(python)}
+
+
+def read_cache(cache_path, key):
+    """The cache's contents when its key still holds, else {}."""
+    try:
+        with open(cache_path) as f:
+            data = json.load(f)
+        return data if data.get("key") == key else {}
+    except (OSError, ValueError):
+        return {}
+
+
 def peer_verdicts(cache_path, python, scorer, corpus_dir, peers, rescore=False):
     """{peer: {sample: {label: passed}}} for the peers the scorer can draw with, from the cache
     when its key still holds, else scored now (a minute or two per peer) and cached."""
-    key = {"format": CACHE_FORMAT, "manifest": sha256_of(os.path.join(corpus_dir, "manifest.json")), "scorer": sha256_of(scorer),
-           "wheels": wheel_versions(python)}
-    cached = {}
-    if not rescore and os.path.exists(cache_path):
-        try:
-            with open(cache_path) as f:
-                data = json.load(f)
-            if data.get("key") == key:
-                cached = data.get("peers", {})
-        except (OSError, ValueError):
-            cached = {}
+    key = cache_key(python, scorer, corpus_dir)
+    data = {} if rescore else read_cache(cache_path, key)
+    cached = data.get("peers", {})
     wanted = [p for p in peers if p in SCORER_RENDERER]
     missing = [p for p in wanted if p not in cached]
     if missing:
@@ -119,6 +129,34 @@ def peer_verdicts(cache_path, python, scorer, corpus_dir, peers, rescore=False):
                 cached[peer] = frame_verdicts(report)
         write_atomically(cache_path, {"key": key, "peers": cached})
     return {p: cached[p] for p in wanted}
+
+
+def text_left_out(cache_path, python, scorer, corpus_dir, peers, buoy):
+    """{peer: samples whose text layers the peer draws none of} (tools/peer_text_probe.py: the
+    peer's frames with and without the text layers are identical where buoy's are not), probed
+    once and kept in the verdicts' cache. Such a peer does not count on that file, whatever its pixel match."""
+    key = cache_key(python, scorer, corpus_dir)
+    data = read_cache(cache_path, key)
+    wanted = [p for p in peers if p in SCORER_RENDERER]
+    known = data.get("text_left_out", {})
+    missing = [p for p in wanted if p not in known]
+    if missing:
+        with_text = [name for path, name in sorted(corpus_samples(corpus_dir).items())
+                     if "text" in features(os.path.join(corpus_dir, path))]
+        print("# probing which peers leave out the text of %d files (cached in %s)" % (len(with_text), cache_path),
+              flush=True)
+        probe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peer_text_probe.py")
+        argv = [python, probe, buoy, scorer, corpus_dir, ",".join(SCORER_RENDERER[p] for p in missing)] + with_text
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            sys.exit("the text probe failed: %s" % proc.stderr[-1500:])
+        found = json.loads(proc.stdout)
+        for p in missing:
+            known[p] = found.get(SCORER_RENDERER[p], [])
+        if data:
+            data["text_left_out"] = known
+            write_atomically(cache_path, data)
+    return {p: set(known.get(p, [])) for p in wanted}
 
 
 def buoy_verdicts(report_path, python, scorer, corpus_dir, buoy):

@@ -123,6 +123,8 @@ public struct JSONReader {
             var result: [JSONValue] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(result) }
+            // Most Lottie arrays are 2 to 4 numbers: one allocation instead of growing 1, 2, 4.
+            result.reserveCapacity(4)
             while true {
                 skipWhitespace()
                 result.append(try value(depth: depth + 1))

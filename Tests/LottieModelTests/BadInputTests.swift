@@ -181,6 +181,8 @@ final class BadInputTests: XCTestCase {
             let error = $0 as? ParseError
             XCTAssertEqual(error?.file, url.path)
             XCTAssertTrue(error?.reason.contains("limit") ?? false)
+            // Told by its size before any read (stat), not by reading past the limit.
+            XCTAssertTrue(error?.reason.hasPrefix("file is 104857600 bytes") ?? false, "\(String(describing: error))")
         }
     }
 

@@ -23,27 +23,11 @@ final class ClippedPaintTests: XCTestCase {
             let opacity = round % 2 == 0 ? 1 : r.unit()
             var fast = Surface(width: w, height: h, clearColor: Color(r: 0.2, g: 0.3, b: 0.4, a: 0.5))
             var reference = fast
-            let path = Self.randomPath(&r, width: Double(w), height: Double(h))
+            let path = FastPathTests.randomPath(&r, width: Double(w), height: Double(h))
             fast.fill(path, rule: round % 2 == 0 ? .nonZero : .evenOdd, paint: .solid(color), opacity: opacity, clip: clip)
             reference.referenceFill(path, rule: round % 2 == 0 ? .nonZero : .evenOdd, paint: .solid(color), opacity: opacity, clip: clip)
             XCTAssertEqual(fast.pixels, reference.pixels, "round \(round)")
         }
-    }
-
-    /// A closed path of lines and curves around (0...w, 0...h), partly outside.
-    static func randomPath(_ r: inout FastPathTests.Random, width w: Double, height h: Double) -> Path {
-        var path = Path()
-        path.move(to: Point(r.unit() * w, r.unit() * h))
-        for _ in 0..<(3 + Int(r.next() % 5)) {
-            let p = Point(r.unit() * w * 1.2 - w * 0.1, r.unit() * h * 1.2 - h * 0.1)
-            if r.next() % 2 == 0 {
-                path.line(to: p)
-            } else {
-                path.cubic(to: p, control1: Point(r.unit() * w, r.unit() * h), control2: Point(r.unit() * w, r.unit() * h))
-            }
-        }
-        path.close()
-        return path
     }
 
     func testTheProductOfCoverageAndClipRoundsAsThePerPixelPath() {

@@ -5,14 +5,7 @@ import XCTest
 /// against the reference (`addClamped`, the ramp's area in `Double`): every coverage byte within
 /// 1 of the reference's, the same pixels touched, and the buffers handed back zeroed.
 final class EdgeAccumulationTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
-        mutating func unit() -> Double { Double(next() % 1_000_001) / 1_000_000 }
-    }
+    typealias Random = FastPathTests.Random
 
     enum Kind: CaseIterable { case plain, tiny, upright, huge, nonFinite }
 

@@ -15,7 +15,7 @@ final class FastPathTests: XCTestCase {
     }
 
     /// A closed path of lines and curves with points around (0...w, 0...h), some outside.
-    func randomPath(_ r: inout Random, width w: Double, height h: Double) -> Path {
+    static func randomPath(_ r: inout Random, width w: Double, height h: Double) -> Path {
         var path = Path()
         path.move(to: Point(r.unit() * w, r.unit() * h))
         for _ in 0..<(3 + Int(r.next() % 5)) {
@@ -50,7 +50,7 @@ final class FastPathTests: XCTestCase {
             var fast = randomMask(&r, rect: rect)
             if round % 3 == 0 { fast = Mask(rect: rect) }
             var reference = fast
-            let path = randomPath(&r, width: 100, height: 80)
+            let path = Self.randomPath(&r, width: 100, height: 80)
             let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
             let opacity = round % 5 == 0 ? 0.37 : 1
             fast.fill(path, rule: rule, opacity: opacity, pool: BufferPool())
@@ -67,7 +67,7 @@ final class FastPathTests: XCTestCase {
             let rect = PixelRect(x0: 0, y0: 0, x1: 64, y1: 48)
             var direct = randomMask(&r, rect: rect)
             var combined = direct
-            let path = randomPath(&r, width: 64, height: 48)
+            let path = Self.randomPath(&r, width: 64, height: 48)
             direct.fill(path)
             var own = Mask(rect: rect)
             own.fill(path)
@@ -100,7 +100,7 @@ final class FastPathTests: XCTestCase {
     func paintSome(_ surface: inout Surface, _ r: inout Random) {
         for i in 0..<4 {
             let color = Color(r: r.unit(), g: r.unit(), b: r.unit(), a: 0.3 + 0.7 * r.unit())
-            surface.fill(randomPath(&r, width: Double(surface.width) * 0.8, height: Double(surface.height) * 0.8),
+            surface.fill(Self.randomPath(&r, width: Double(surface.width) * 0.8, height: Double(surface.height) * 0.8),
                          transform: .translation(Double(i * 5), Double(i * 3)), paint: .solid(color))
         }
     }
