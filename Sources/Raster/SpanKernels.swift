@@ -164,8 +164,9 @@ enum SpanKernels {
     /// The end of the eight-byte groups of full coverage from `i` (a multiple of eight past
     /// the first group, at most `count`).
     @inline(__always) static func fullStretchEnd(_ coverage: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+        // Wrapping steps (no overflow check in the loop): `end` stays within `count`.
         var end = i
-        while end + 8 <= count, UnsafeRawPointer(coverage + end).loadUnaligned(as: UInt64.self) == UInt64.max { end += 8 }
+        while end &+ 8 <= count, UnsafeRawPointer(coverage + end).loadUnaligned(as: UInt64.self) == UInt64.max { end &+= 8 }
         return end
     }
 
