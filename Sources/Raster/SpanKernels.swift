@@ -6,12 +6,24 @@
 enum SpanKernels {
     typealias Lanes = SIMD8<UInt32>
 
-    /// Every channel of each lane times the lane's `a`/255, rounded: `PixelMath.scale`.
+    typealias HalfLanes = SIMD16<UInt16>
+
+    /// Each 16-bit half of every lane times the same half of `y`. Where every product fits in
+    /// 16 bits (channels and alphas up to 255) this is the 32-bit lane product, but the
+    /// baseline x86-64 target has a 16-bit lane multiply and no 32-bit one (which it builds
+    /// from several shuffles and two multiplies).
+    @inline(__always) static func multiplyHalves(_ x: Lanes, _ y: Lanes) -> Lanes {
+        unsafeBitCast(unsafeBitCast(x, to: HalfLanes.self) &* unsafeBitCast(y, to: HalfLanes.self), to: Lanes.self)
+    }
+
+    /// Every channel of each lane times the lane's `a`/255 (`a` at most 255), rounded:
+    /// `PixelMath.scale`.
     @inline(__always) static func scale(_ p: Lanes, _ a: Lanes) -> Lanes {
         let half = Lanes(repeating: 0x0080_0080), low = Lanes(repeating: 0x00ff_00ff)
-        var rb = (p & low) &* a &+ half
+        let both = a | (a &<< 16)
+        var rb = multiplyHalves(p & low, both) &+ half
         rb = ((rb &+ ((rb &>> 8) & low)) &>> 8) & low
-        var ag = ((p &>> 8) & low) &* a &+ half
+        var ag = multiplyHalves((p &>> 8) & low, both) &+ half
         ag = (ag &+ ((ag &>> 8) & low)) & Lanes(repeating: 0xff00_ff00)
         return rb | ag
     }
@@ -58,10 +70,10 @@ enum SpanKernels {
             | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == 0
     }
 
-    /// (x·y + 127) / 255 for x, y in 0...255, as (v + 128 + (v + 128) >> 8) >> 8, which is
-    /// the same for every product up to 255·255 (no division in the lanes).
+    /// (x·y + 127) / 255 for x, y in 0...255 (their upper halves zero), as (v + 128 +
+    /// (v + 128) >> 8) >> 8, which is the same for every product up to 255·255 (no division).
     @inline(__always) static func mul255(_ x: Lanes, _ y: Lanes) -> Lanes {
-        let v = x &* y &+ 128
+        let v = multiplyHalves(x, y) &+ 128
         return (v &+ (v &>> 8)) &>> 8
     }
 
@@ -134,7 +146,12 @@ enum SpanKernels {
             let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
             if bytes == 0 { i += 8; continue }
             if opaque, bytes == UInt64.max {
-                (dst + i).update(repeating: color, count: 8)
+                // A whole stretch of full coverage (a clipped or masked fill's inside) is
+                // found first and stored in one go, a loop the compiler widens further.
+                let end = fullStretchEnd(coverage, from: i + 8, count: count)
+                (dst + i).update(repeating: color, count: end - i)
+                i = end
+                continue
             } else {
                 let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
                 UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(c, widen(bytes)), d), as: Lanes.self)
@@ -142,6 +159,47 @@ enum SpanKernels {
             i += 8
         }
         if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
+    }
+
+    /// The end of the eight-byte groups of full coverage from `i` (a multiple of eight past
+    /// the first group, at most `count`).
+    @inline(__always) static func fullStretchEnd(_ coverage: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+        // Wrapping steps (no overflow check in the loop): `end` stays within `count`.
+        var end = i
+        while end &+ 8 <= count, UnsafeRawPointer(coverage + end).loadUnaligned(as: UInt64.self) == UInt64.max { end &+= 8 }
+        return end
+    }
+
+    /// One premultiplied colour over every pixel of a span (a run of constant coverage, the
+    /// coverage already in the colour): eight lanes at a time, the tail pixel by pixel. An
+    /// opaque colour is a plain store; a transparent one leaves the span.
+    static func overSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) {
+        let inverse = 255 - color >> 24
+        if inverse == 0 { dst.update(repeating: color, count: count); return }
+        if inverse == 255 { return }
+        let c = Lanes(repeating: color), k = Lanes(repeating: inverse)
+        var i = 0
+        while i + 8 <= count {
+            let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: c &+ scale(d, k), as: Lanes.self)
+            i += 8
+        }
+        while i < count { dst[i] = color &+ PixelMath.scale(dst[i], inverse); i += 1 }
+    }
+
+    /// `overSolid` pixel by pixel with `PixelMath.over`: the reference.
+    static func overSolidReference(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) {
+        for i in 0..<count { dst[i] = PixelMath.over(color, dst[i]) }
+    }
+
+    /// What a run of constant coverage calls (see `paint`): lanes in release builds only.
+    @inline(__always)
+    static func paintOverSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) {
+        #if DEBUG
+        overSolidReference(dst, color: color, count: count)
+        #else
+        overSolid(dst, color: color, count: count)
+        #endif
     }
 
     /// `blendSolid` pixel by pixel: the reference.

@@ -368,9 +368,7 @@ public struct Surface: @unchecked Sendable {
                         continue
                     }
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
-                    let inverse = 255 - src >> 24
-                    if inverse == 255 { continue }
-                    for i in 0..<count { row[i] = src &+ PixelMath.scale(row[i], inverse) }
+                    SpanKernels.paintOverSolid(row, color: src, count: count)
                 }
             }
         }
