@@ -8,8 +8,9 @@ final class AllocatorTuningTests: XCTestCase {
     func testABlockUnderTheThresholdComesFromTheHeapNotAMappingOfItsOwn() throws {
         XCTAssertTrue(AllocatorTuning.apply())
         let before = AllocatorTuning.mappedBlocks
-        // 768 KiB: past glibc's first mmap threshold (128 KiB), under the tuned one (1 MiB).
-        let size = 768 << 10
+        // 2 MiB (a 1080p clip mask's rasterizer cells): past glibc's first mmap threshold
+        // (128 KiB), under the tuned one (4 MiB).
+        let size = 2 << 20
         let block = try XCTUnwrap(malloc(size))
         memset(block, 1, size)
         XCTAssertEqual(AllocatorTuning.mappedBlocks, before, "served from the heap")
