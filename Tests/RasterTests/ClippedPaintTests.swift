@@ -10,14 +10,7 @@ final class ClippedPaintTests: XCTestCase {
             let (w, h) = (37 + Int(r.next() % 40), 29 + Int(r.next() % 30))
             // A clip mask over part of the surface, with runs of 0, 255 and everything between.
             let rect = PixelRect(x0: Int(r.next() % 9), y0: Int(r.next() % 7), x1: w - Int(r.next() % 9), y1: h - Int(r.next() % 7))
-            var mask = Mask(rect: rect)
-            for i in mask.values.indices {
-                switch r.next() % 4 {
-                case 0: mask.values[i] = 0
-                case 1: mask.values[i] = 255
-                default: mask.values[i] = r.byte()
-                }
-            }
+            let mask = FastPathTests.randomMask(&r, rect: rect)
             let clip = Clip(rect: PixelRect(x0: 0, y0: 0, x1: w, y1: h), mask: mask)
             let color = Color(r: r.unit(), g: r.unit(), b: r.unit(), a: round % 3 == 0 ? 1 : r.unit())
             let opacity = round % 2 == 0 ? 1 : r.unit()

@@ -30,7 +30,7 @@ final class FastPathTests: XCTestCase {
         return path
     }
 
-    func randomMask(_ r: inout Random, rect: PixelRect) -> Mask {
+    static func randomMask(_ r: inout Random, rect: PixelRect) -> Mask {
         var mask = Mask(rect: rect)
         for i in mask.values.indices {
             // Runs of empty and full coverage as well as partial values.
@@ -47,7 +47,7 @@ final class FastPathTests: XCTestCase {
         var r = Random(state: 7)
         for round in 0..<60 {
             let rect = PixelRect(x0: Int(r.next() % 9), y0: Int(r.next() % 7), x1: 40 + Int(r.next() % 50), y1: 30 + Int(r.next() % 40))
-            var fast = randomMask(&r, rect: rect)
+            var fast = Self.randomMask(&r, rect: rect)
             if round % 3 == 0 { fast = Mask(rect: rect) }
             var reference = fast
             let path = Self.randomPath(&r, width: 100, height: 80)
@@ -65,7 +65,7 @@ final class FastPathTests: XCTestCase {
         var r = Random(state: 11)
         for round in 0..<30 {
             let rect = PixelRect(x0: 0, y0: 0, x1: 64, y1: 48)
-            var direct = randomMask(&r, rect: rect)
+            var direct = Self.randomMask(&r, rect: rect)
             var combined = direct
             let path = Self.randomPath(&r, width: 64, height: 48)
             direct.fill(path)
@@ -81,9 +81,9 @@ final class FastPathTests: XCTestCase {
         let operations: [MaskOperation] = [.add, .subtract, .intersect, .lighten, .darken, .difference]
         for operation in operations {
             for round in 0..<8 {
-                let a = randomMask(&r, rect: PixelRect(x0: 0, y0: 0, x1: 37, y1: 23))
+                let a = Self.randomMask(&r, rect: PixelRect(x0: 0, y0: 0, x1: 37, y1: 23))
                 let offset = Int(r.next() % 20) - 10
-                let b = randomMask(&r, rect: PixelRect(x0: offset, y0: offset / 2, x1: offset + 30, y1: offset / 2 + 19))
+                let b = Self.randomMask(&r, rect: PixelRect(x0: offset, y0: offset / 2, x1: offset + 30, y1: offset / 2 + 19))
                 var fast = a
                 fast.combine(b, operation)
                 for y in 0..<a.height {
