@@ -45,9 +45,20 @@ cp "$scenario" "$root/scenario.sh"
 cp "$here/init" "$root/init"
 chmod +x "$root/init" "$root/scenario.sh"
 
-# Shared libraries, at the paths the dynamic loader looks for them.
+# Shared libraries, at the paths the dynamic loader looks for them: those the binary names and
+# those it opens with dlopen (deploy/debian/dlopen-libraries, e.g. libcurl when a download
+# starts), each with what it needs in turn.
+dlopened=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$repo/deploy/debian/dlopen-libraries")
 if [ -z "$sysroot" ]; then
-    ldd "$buoy" | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u | while read -r lib; do
+    elves=("$buoy")
+    for soname in $dlopened; do
+        path="$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')"
+        [ -n "$path" ] || { echo "build-initramfs: $soname (dlopen-libraries) is not installed" >&2; exit 1; }
+        elves+=("$path")
+        mkdir -p "$root$(dirname "$path")"
+        cp -L "$path" "$root$path"
+    done
+    for elf in "${elves[@]}"; do ldd "$elf"; done | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' | sort -u | while read -r lib; do
         mkdir -p "$root$(dirname "$lib")"
         cp -L "$lib" "$root$lib"
     done
@@ -59,9 +70,14 @@ else
     cp -L "$sysroot$interp" "$root$interp"
     todo=("$buoy")
     declare -A copied=()
+    first=1
     while [ ${#todo[@]} -gt 0 ]; do
         elf="${todo[0]}"; todo=("${todo[@]:1}")
-        for lib in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        wanted="$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
+        # The binary's dlopen libraries come with its own NEEDED ones.
+        [ -n "$first" ] && wanted="$wanted $dlopened"
+        first=
+        for lib in $wanted; do
             [ -n "${copied[$lib]:-}" ] && continue
             copied[$lib]=1
             src="$sysroot/usr/lib/$multiarch/$lib"
