@@ -4,13 +4,7 @@ import XCTest
 /// Large paths are rasterized in bands of rows (a small accumulation buffer): the coverage
 /// must be exactly that of one rasterizer over the whole bounds, for fills and masks.
 final class BandedRasterizationTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-    }
+    typealias Random = FastPathTests.Random
 
     /// A closed path of many lines and curves spread over (and a little past) w x h, so that
     /// edges cross the bands' borders at every slope.
