@@ -53,7 +53,8 @@ let package = Package(
         // The system-call layer: owned descriptors, typed errno, EINTR in one place, the
         // monotonic clock, epoll. Everything that waits on the kernel goes through it.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP", "CPixelStores"]),
+        .target(name: "CPixelStores"),
         .target(name: "LottieModel", dependencies: ["CZlib"]),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),

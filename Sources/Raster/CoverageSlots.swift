@@ -228,8 +228,13 @@ extension Surface {
                     Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
                         rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
                             let x = x0 + start
-                            full.update(repeating: a, count: count)
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            if clipMask == nil {
+                                // No coverage bytes to write and read back (`paintConstantRun`).
+                                return Self.paintConstantRun(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, value: a,
+                                                             colors: shades, shader: shader, opacity: o)
+                            }
+                            full.update(repeating: a, count: count)
                             Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
                                           shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                         }, varying: { y, x0, start, count, alpha in

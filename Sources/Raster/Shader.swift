@@ -13,16 +13,27 @@ struct Shader {
     let kind: Kind
     /// From device pixels to the paint's own space.
     let inverse: Transform
+    /// A gradient every colour of which is opaque: at full coverage and opacity its colours
+    /// are the pixels, with nothing of the backdrop to blend (`Surface.paintConstantRun`).
+    let isOpaqueGradient: Bool
 
     init(paint: Paint, pathToDevice: Transform) {
+        (kind, inverse) = Self.prepared(paint, pathToDevice)
+        switch kind {
+        case .linear(let lut, _, _), .radial(let lut, _, _, _): isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
+        default: isOpaqueGradient = false
+        }
+    }
+
+    /// The kind of shading `paint` needs and the device-to-paint transform.
+    private static func prepared(_ paint: Paint, _ pathToDevice: Transform) -> (Kind, Transform) {
+        let kind: Kind, inverse: Transform
         switch paint {
         case .solid(let color):
             kind = .solid(color.premultiplied)
             inverse = .identity
         case .gradient(let gradient, let transform):
-            guard let inv = transform.concatenating(pathToDevice).inverted() else {
-                kind = .none; inverse = .identity; return
-            }
+            guard let inv = transform.concatenating(pathToDevice).inverted() else { return (.none, .identity) }
             inverse = inv
             switch gradient {
             case .linear(let start, let end, let stops):
@@ -49,11 +60,12 @@ struct Shader {
             }
         case .image(let image, let transform):
             guard image.width > 0, image.height > 0, let inv = transform.concatenating(pathToDevice).inverted() else {
-                kind = .none; inverse = .identity; return
+                return (.none, .identity)
             }
             kind = .image(image)
             inverse = inv
         }
+        return (kind, inverse)
     }
 
     var solidColor: UInt32? {
@@ -172,7 +184,7 @@ struct Shader {
                 while j < count, index(j) == k { j += 1 }
                 while j > i + 1, index(j - 1) != k { j -= 1 }
             }
-            (out + i).update(repeating: lut[k], count: j - i)
+            PixelStores.fill(out + i, with: lut[k], count: j - i)
             i = j
         }
     }

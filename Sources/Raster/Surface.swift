@@ -161,7 +161,7 @@ public struct Surface: @unchecked Sendable {
         if value == clearValue {
             fill(region, with: value, except: .empty)
         } else {
-            withPixels { $0.update(repeating: value) }
+            withPixels { if let base = $0.baseAddress { PixelStores.fill(base, with: value, count: $0.count) } }
         }
         region = DirtyRegion()
         clearValue = value
@@ -214,11 +214,11 @@ public struct Surface: @unchecked Sendable {
     @inline(__always)
     private static func fill(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, with value: UInt32, except kept: PixelRect, y: Int) {
         guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
-            (row + x0).update(repeating: value, count: x1 - x0)
+            PixelStores.fill(row + x0, with: value, count: x1 - x0)
             return
         }
-        if kept.x0 > x0 { (row + x0).update(repeating: value, count: kept.x0 - x0) }
-        if kept.x1 < x1 { (row + kept.x1).update(repeating: value, count: x1 - kept.x1) }
+        if kept.x0 > x0 { PixelStores.fill(row + x0, with: value, count: kept.x0 - x0) }
+        if kept.x1 < x1 { PixelStores.fill(row + kept.x1, with: value, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -236,13 +236,13 @@ public struct Surface: @unchecked Sendable {
         let w = width
         withPixels { px in
             let base = px.baseAddress!
-            base.update(repeating: value, count: k.y0 * w + k.x0)
+            PixelStores.fill(base, with: value, count: k.y0 * w + k.x0)
             for y in k.y0..<k.y1 - 1 {
                 // From the end of the kept part of this row to its start on the next.
-                (base + y * w + k.x1).update(repeating: value, count: w - k.x1 + k.x0)
+                PixelStores.fill(base + y * w + k.x1, with: value, count: w - k.x1 + k.x0)
             }
             let tail = (k.y1 - 1) * w + k.x1
-            (base + tail).update(repeating: value, count: px.count - tail)
+            PixelStores.fill(base + tail, with: value, count: px.count - tail)
         }
     }
 
@@ -333,6 +333,11 @@ public struct Surface: @unchecked Sendable {
                     colors.withUnsafeMutableBufferPointer { colors in
                         for run in coverage.runs {
                             let count = Int(run.count)
+                            if run.offset < 0, clipMask == nil {
+                                Self.paintConstantRun(px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox), y: Int(run.y), x: Int(run.x),
+                                                      count: count, value: run.value, colors: colors.baseAddress!, shader: shader, opacity: o)
+                                continue
+                            }
                             if run.offset < 0 {
                                 alpha.baseAddress!.update(repeating: run.value, count: count)
                             } else {
@@ -364,7 +369,7 @@ public struct Surface: @unchecked Sendable {
                     }
                     let a = run.value
                     if a == 255 && opaque {
-                        row.update(repeating: color, count: count)
+                        PixelStores.fill(row, with: color, count: count)
                         continue
                     }
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))

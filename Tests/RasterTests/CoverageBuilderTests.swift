@@ -69,6 +69,25 @@ final class CoverageBuilderTests: XCTestCase {
         XCTAssertGreaterThan(nonEmpty, 40, "the paths must cover something")
     }
 
+    /// Thin slivers at shallow slopes: rows of long partial stretches (the builder skips those
+    /// eight bytes at a time), beside full and empty ones.
+    func testShallowSliversBuildTheReferenceCoverage() {
+        var r = Random(state: 21)
+        for round in 0..<40 {
+            var path = Path()
+            let (x0, y0) = (r.unit() * 50 - 10, r.unit() * 200)
+            let (x1, y1) = (x0 + 200 + r.unit() * 400, y0 + r.unit() * 12 - 6)
+            let thickness = round % 3 == 0 ? 0.3 : 1 + r.unit() * 6
+            path.move(to: Point(x0, y0)); path.line(to: Point(x1, y1))
+            path.line(to: Point(x1, y1 + thickness)); path.line(to: Point(x0, y0 + thickness * r.unit())); path.close()
+            let limit = PixelRect(x0: 0, y0: 0, x1: 500, y1: 220)
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let expected = reference(path, rule: rule, limit: limit)
+            XCTAssertFalse(expected.isEmpty)
+            assertSame(built(path, rule: rule, limit: limit, rows: limit.height), expected, "round \(round)")
+        }
+    }
+
     func testAPathOutsideTheLimitMakesAnEmptyCoverage() {
         var path = Path()
         path.move(to: Point(10, 10)); path.line(to: Point(20, 10)); path.line(to: Point(20, 20)); path.close()
