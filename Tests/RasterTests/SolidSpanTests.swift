@@ -58,4 +58,16 @@ final class SolidSpanTests: XCTestCase {
             XCTAssertEqual(fast[count], dst[count], "round \(round): past the span")
         }
     }
+
+    /// Coverage bytes reach the lanes through byte unpacking; the reference shifts them out.
+    func testWidenPutsEachCoverageByteInItsLane() {
+        var r = FastPathTests.Random(state: 29)
+        var words: [UInt64] = [0, .max, 0x0102_0304_0506_0708, 0xff00_ff00_00ff_00ff, 0x8000_0000_0000_0001]
+        for _ in 0..<5000 { words.append(r.next() << 31 ^ r.next()) }
+        for word in words {
+            let lanes = SpanKernels.widen(word)
+            XCTAssertEqual(lanes, SpanKernels.widenReference(word), String(word, radix: 16))
+            for i in 0..<8 { XCTAssertEqual(lanes[i], UInt32((word >> (8 * UInt64(i))) & 0xff)) }
+        }
+    }
 }
