@@ -81,8 +81,7 @@ public struct Mask: Equatable, Sendable {
                         for i in 0..<count { row[i] = Self.union(row[i], a) }
                     }
                 }, varying: { y, x0, start, count, alpha in
-                    let row = v.baseAddress! + (y - oy) * w + (x0 + start - ox)
-                    for i in 0..<count { row[i] = Self.union(row[i], alpha[start + i]) }
+                    Self.unite(v.baseAddress! + (y - oy) * w + (x0 + start - ox), with: alpha + start, count: count)
                 })
             }
         }
