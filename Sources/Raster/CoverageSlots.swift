@@ -221,6 +221,9 @@ extension Surface {
         // The rows and columns painted, as plain integers: a rectangle grown run by run in a
         // closure would be checked for exclusive access on every run.
         var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
+        // One colour and no clip mask: a run of one coverage is stored or blended as
+        // `paintRuns` does (the same pixels as `blendRow` on that run, pixel by pixel).
+        let runColor = clipMask == nil ? shader.solidColor.map { o == 255 ? $0 : PixelMath.scale($0, o) } : nil
         withPixels { px in
             constant.withUnsafeMutableBufferPointer { constant in
                 colors.withUnsafeMutableBufferPointer { colors in
@@ -228,8 +231,12 @@ extension Surface {
                     Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
                         rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
                             let x = x0 + start
-                            full.update(repeating: a, count: count)
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            if let runColor {
+                                Self.paintRun(pixels + (y - oy) * w + (x - ox), color: runColor, coverage: a, count: count)
+                                return
+                            }
+                            full.update(repeating: a, count: count)
                             Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
                                           shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                         }, varying: { y, x0, start, count, alpha in
@@ -243,6 +250,17 @@ extension Surface {
             }
         }
         if left < right { notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+    }
+
+    /// `count` pixels of one coverage `a` under one colour: stored when both are opaque,
+    /// else the colour scaled by `a` painted over them (as `paintRuns` paints a constant run).
+    @inline(__always)
+    private static func paintRun(_ row: UnsafeMutablePointer<UInt32>, color: UInt32, coverage a: UInt8, count: Int) {
+        if a == 255 && color >> 24 == 255 {
+            row.update(repeating: color, count: count)
+        } else {
+            SpanKernels.paintOverSolid(row, color: a == 255 ? color : PixelMath.scale(color, UInt32(a)), count: count)
+        }
     }
 
     /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.
