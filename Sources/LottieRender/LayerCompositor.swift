@@ -105,6 +105,11 @@ struct LayerCompositor {
         }
         let offscreen = Offscreen(layer: layer, position: position, comp: comp, shapes: shapes, world: world, compMatrix: compMatrix,
                                   alpha: alpha, blend: blend, masks: masks, matte: matte, effects: effects)
+        if Self.matteClipsDirectly(layer, shapes: shapes, hasMatte: matte != nil, effects: effects, colorEffects: !alphaOnly, clip: clip,
+                                   direct: renderer.masksClipDirectly),
+           drawMattedDirectly(offscreen, frame: frame, into: &surface, clip: clip, depth: depth) {
+            return
+        }
         drawOffscreen(offscreen, frame: frame, into: &surface, clip: clip, depth: depth)
     }
 
