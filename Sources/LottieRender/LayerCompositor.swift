@@ -105,6 +105,11 @@ struct LayerCompositor {
         }
         let offscreen = Offscreen(layer: layer, position: position, comp: comp, shapes: shapes, world: world, compMatrix: compMatrix,
                                   alpha: alpha, blend: blend, masks: masks, matte: matte, effects: effects)
+        if Self.matteClipsDirectly(layer, shapes: shapes, hasMatte: matte != nil, effects: effects, colorEffects: !alphaOnly, clip: clip,
+                                   direct: renderer.masksClipDirectly),
+           drawMattedDirectly(offscreen, frame: frame, into: &surface, clip: clip, depth: depth) {
+            return
+        }
         drawOffscreen(offscreen, frame: frame, into: &surface, clip: clip, depth: depth)
     }
 
@@ -296,7 +301,8 @@ struct LayerCompositor {
             guard let comp = renderer.precomps[refId] else { return }
             let localFrame = self.localFrame(of: layer, at: frame)
             // A precomp shows only what lies inside its own width and height.
-            var bounds = Self.clipRegion(width: width, height: height, matrix: world, target: surface.bounds)
+            let target = clip.map { $0.rect.intersection(surface.bounds) } ?? surface.bounds
+            var bounds = Self.clipRegion(width: width, height: height, matrix: world, target: target, pool: renderer.pool)
             if let clip {
                 bounds = bounds.map { $0.intersection(clip) } ?? clip
             }
@@ -411,7 +417,7 @@ struct LayerCompositor {
     /// The region of the rectangle (0, 0, width, height) mapped by `matrix`: a pixel
     /// rectangle when it stays axis-aligned (edges rounded to whole pixels), else a mask over
     /// the part of `target` it may cover; nil when it covers all of `target` anyway.
-    static func clipRegion(width: Double, height: Double, matrix: Matrix, target: PixelRect) -> Clip? {
+    static func clipRegion(width: Double, height: Double, matrix: Matrix, target: PixelRect, pool: BufferPool? = nil) -> Clip? {
         guard width > 0, height > 0 else { return nil }
         let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
         let xs = corners.map { $0.x }, ys = corners.map { $0.y }
@@ -424,13 +430,16 @@ struct LayerCompositor {
             if rect.contains(target) { return nil }
             return Clip(rect: rect)
         }
+        // A turned rectangle that holds all of the target clips nothing there: its mask would
+        // be opaque over the whole target (a precomp made far larger than the frame, turned).
+        if RectangleCover.holds(width: width, height: height, matrix: matrix, target: target) { return nil }
         func clamped(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v))) }
         let outer = PixelRect(x0: clamped(xs.min()!.rounded(.down)), y0: clamped(ys.min()!.rounded(.down)),
                               x1: clamped(xs.max()!.rounded(.up)), y1: clamped(ys.max()!.rounded(.up)))
         var mask = CoverageMask(rect: outer.intersection(target))
         var path = RasterPath()
         path.addRect(Rect(x: 0, y: 0, width: width, height: height))
-        mask.fill(path, transform: matrix, rule: .nonZero)
+        mask.fill(path, transform: matrix, rule: .nonZero, pool: pool)
         return Clip(rect: outer, mask: mask)
     }
 

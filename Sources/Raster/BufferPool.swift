@@ -10,6 +10,9 @@ import Foundation
 public final class BufferPool: @unchecked Sendable {
     private let lock = AdaptiveLock()
     private var pixelBuffers: [[UInt32]] = []
+    /// For each of `pixelBuffers`, whether it is known to hold only zeros (a surface handed
+    /// back after clearing what it painted): given out for a clear surface, it needs no fill.
+    private var pixelsZeroed: [Bool] = []
     private var byteBuffers: [[UInt8]] = []
     private var rasterStorages: [Rasterizer.Storage] = []
     private var made = 0
@@ -29,25 +32,47 @@ public final class BufferPool: @unchecked Sendable {
 
     func pixels(count: Int, value: UInt32) -> [UInt32] {
         lock.lock()
-        var buffer = Self.take(from: &pixelBuffers, count: count, made: &made)
+        var zeroed = (flags: [Bool](), taken: false)
+        swap(&zeroed.flags, &pixelsZeroed)
+        var buffer = Self.take(from: &pixelBuffers, flags: &zeroed, count: count, made: &made)
+        swap(&zeroed.flags, &pixelsZeroed)
         lock.unlock()
-        Self.fill(&buffer, count: count, value: value)
+        if value == 0 && zeroed.taken {
+            Self.zeroes(&buffer, count: count)
+        } else {
+            Self.fill(&buffer, count: count, value: value)
+        }
         return buffer
+    }
+
+    /// Makes `buffer`, whose elements are all zero already, `count` zeros: only a missing
+    /// tail is written.
+    static func zeroes(_ buffer: inout [UInt32], count: Int) {
+        #if DEBUG
+        precondition(!buffer.contains { $0 != 0 }, "a buffer handed back as zeroed holds something")
+        #endif
+        if buffer.count > count { buffer.removeLast(buffer.count - count) }
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
     }
 
     func bytes(count: Int, value: UInt8) -> [UInt8] {
         lock.lock()
-        var buffer = Self.take(from: &byteBuffers, count: count, made: &made)
+        var none = (flags: [Bool](), taken: false)
+        var buffer = Self.take(from: &byteBuffers, flags: &none, count: count, made: &made)
         lock.unlock()
         Self.fill(&buffer, count: count, value: value)
         return buffer
     }
 
-    func recycle(_ buffer: inout [UInt32]) {
+    /// Takes `buffer` back; `zeroed`: every element of it is zero.
+    func recycle(_ buffer: inout [UInt32], zeroed: Bool = false) {
         var taken: [UInt32] = []
         swap(&taken, &buffer)
         lock.lock(); defer { lock.unlock() }
-        if pixelBuffers.count < keep { pixelBuffers.append(taken) }
+        if pixelBuffers.count < keep {
+            pixelBuffers.append(taken)
+            pixelsZeroed.append(zeroed)
+        }
     }
 
     func recycle(_ buffer: inout [UInt8]) {
@@ -80,16 +105,25 @@ public final class BufferPool: @unchecked Sendable {
 
     /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large
     /// enough, else a new one (counted) with some room to spare.
-    private static func take<T>(from buffers: inout [[T]], count: Int, made: inout Int) -> [T] {
+    /// `flags` (one per kept buffer, or none) lose the entry of the buffer taken or dropped;
+    /// `taken` tells the taken one's (false for a new buffer).
+    private static func take<T>(from buffers: inout [[T]], flags: inout (flags: [Bool], taken: Bool), count: Int,
+                                made: inout Int) -> [T] {
         var best: Int?
         for (i, b) in buffers.enumerated() where b.capacity >= count {
             if best == nil || b.capacity < buffers[best!].capacity { best = i }
         }
-        if let best { return buffers.remove(at: best) }
+        let flagged = flags.flags.count == buffers.count
+        flags.taken = false
+        if let best {
+            if flagged { flags.taken = flags.flags.remove(at: best) }
+            return buffers.remove(at: best)
+        }
         made += 1
         // The largest kept buffer is too small: it is dropped for the new one.
         if let largest = buffers.indices.max(by: { buffers[$0].capacity < buffers[$1].capacity }) {
             buffers.remove(at: largest)
+            if flagged { flags.flags.remove(at: largest) }
         }
         var buffer: [T] = []
         buffer.reserveCapacity(count + count / 4 + 1024)

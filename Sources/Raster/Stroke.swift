@@ -19,8 +19,16 @@ public struct StrokeStyle: Equatable, Sendable {
 /// The outline of a stroke as a path to fill with the non-zero rule: one polygon per run of
 /// segments that meet smoothly (a flattened curve), then join and cap pieces at corners and
 /// ends, all wound the same way so that overlaps add up instead of cancelling.
-public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double) -> Path {
+///
+/// A round or square cap at the end of a run, and a round join at a corner, are made part of
+/// the pieces they close (a cap joins its run's polygon, a join is the sector of its circle
+/// outside the corner) where that covers the same region as a whole circle or square of its
+/// own; `separatePieces` makes every cap and round join a polygon of its own (the reference:
+/// overlapping pieces count twice at pixels their edges share, so the merged outline is the
+/// closer of the two to the stroke's true area; `StrokeOutlineTests` compares both with it).
+public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double, separatePieces: Bool = false) -> Path {
     var builder = StrokeBuilder(halfWidth: style.width / 2, style: style, tolerance: max(tolerance, 1e-6))
+    builder.merges = !separatePieces
     for line in Flatten.polylines(path, tolerance: builder.tolerance) {
         builder.add(line)
     }
@@ -36,6 +44,8 @@ private struct StrokeBuilder {
     /// same radius, so the same vertices about its centre (the sines and cosines of a round
     /// join at every corner were a tenth of stroking text).
     private var circle: [(cos: Double, sin: Double)] = []
+    /// Whether caps and round joins merge into the pieces they close (see `strokeOutline`).
+    var merges = true
 
     init(halfWidth: Double, style: StrokeStyle, tolerance: Double) {
         self.halfWidth = halfWidth
@@ -80,18 +90,41 @@ private struct StrokeBuilder {
         // smoothly all round, its first point still ends one chain and starts the next.
         if closed && splits.isEmpty { splits = [0] }
         let bounds = closed ? splits : [0] + splits + [n - 1]
-        for k in 0..<(closed ? bounds.count : bounds.count - 1) {
+        let chains = closed ? bounds.count : bounds.count - 1
+        var capsMerged = (start: false, end: false)
+        for k in 0..<chains {
             let from = bounds[k], to = bounds[(k + 1) % bounds.count]
             let segments = (to - from + n) % n
-            addChain((0...(segments == 0 ? n : segments)).map { points[(from + $0) % n] })
+            let q = (0...(segments == 0 ? n : segments)).map { points[(from + $0) % n] }
+            let start = !closed && k == 0 && capMerges(q, atStart: true)
+            let end = !closed && k == chains - 1 && capMerges(q, atStart: false)
+            capsMerged = (capsMerged.start || start, capsMerged.end || end)
+            addChain(q, startCap: start, endCap: end)
         }
         for i in splits {
             let prev = points[(i + n - 1) % n], v = points[i], next = points[(i + 1) % n]
             addJoin(prev, v, next, smooth: !corners[i])
         }
         if !closed {
-            addCap(at: points[0], from: points[1])
-            addCap(at: points[n - 1], from: points[n - 2])
+            if !capsMerged.start { addCap(at: points[0], from: points[1]) }
+            if !capsMerged.end { addCap(at: points[n - 1], from: points[n - 2]) }
+        }
+    }
+
+    /// Whether the cap at one end of the open run `q` can be part of the run's polygon: a
+    /// square always (it only extends the run); a round one when the half of its circle
+    /// facing back along the run is inside the run's own polygon anyway: the run is one
+    /// straight segment (with both caps, exactly a capsule) or its end segment is at least a
+    /// half width long.
+    private func capMerges(_ q: [Point], atStart: Bool) -> Bool {
+        guard merges, q.count >= 2 else { return false }
+        switch style.cap {
+        case .butt: return false
+        case .square: return true
+        case .round:
+            if q.count == 2 { return true }
+            let (a, b) = atStart ? (q[0], q[1]) : (q[q.count - 1], q[q.count - 2])
+            return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() >= halfWidth
         }
     }
 
@@ -167,17 +200,77 @@ private struct StrokeBuilder {
         return (left, right)
     }
 
-    /// An open run: one polygon, out along one side and back along the other.
-    private mutating func addChain(_ q: [Point]) {
+    /// An open run: one polygon, out along one side and back along the other, round the end
+    /// cap and the start cap when they are merged.
+    private mutating func addChain(_ q: [Point], startCap: Bool = false, endCap: Bool = false) {
         guard q.count >= 2 else { return }
         let (left, right) = offsets(q)
-        addPolygon(left + right.reversed())
+        var outline = left
+        if endCap { outline += capPoints(at: q[q.count - 1], from: q[q.count - 2]) }
+        outline += right.reversed()
+        if startCap { outline += capPoints(at: q[0], from: q[1]) }
+        addPolygon(outline)
+    }
+
+    /// The points a merged cap adds between the two offsets of the run's end at `end`
+    /// (coming from `inner`), from the left offset round to the right one: the corners of a
+    /// square, or the circle's vertices on the far side of a round cap.
+    private mutating func capPoints(at end: Point, from inner: Point) -> [Point] {
+        let dx = end.x - inner.x, dy = end.y - inner.y
+        let len = (dx * dx + dy * dy).squareRoot()
+        guard len > 0 else { return [] }
+        let ux = dx / len * halfWidth, uy = dy / len * halfWidth
+        // The left offset is end + (−uy, ux); the right one end − (−uy, ux).
+        if style.cap == .square {
+            return [Point(end.x - uy + ux, end.y + ux + uy), Point(end.x + uy + ux, end.y - ux + uy)]
+        }
+        return arcPoints(at: end, from: atan2(ux, -uy), turning: -Double.pi)
+    }
+
+    /// The vertices of the circle about `c` (the same ones `addCircle` uses) strictly inside
+    /// the arc that starts at angle `start` and turns by `turn` (negative: clockwise in the
+    /// angle's sense), in the order the arc meets them.
+    private mutating func arcPoints(at c: Point, from start: Double, turning turn: Double) -> [Point] {
+        if circle.isEmpty { circle = Self.circleDirections(radius: halfWidth, tolerance: tolerance) }
+        let count = circle.count, step = 2 * Double.pi / Double(count)
+        guard start.isFinite, turn.isFinite, abs(turn) > 0 else { return [] }
+        // Index of the first vertex past `start` in the direction of the turn.
+        let position = start / step
+        var index = turn < 0 ? Int(position.rounded(.down)) : Int(position.rounded(.up))
+        if abs(Double(index) - position) < 1e-9 { index += turn < 0 ? -1 : 1 }
+        let first = Double(index) * step
+        var points: [Point] = []
+        var angle = first
+        while (turn < 0 ? start - angle : angle - start) < abs(turn) - 1e-9 {
+            let d = circle[((index % count) + count) % count]
+            points.append(Point(c.x + halfWidth * d.cos, c.y + halfWidth * d.sin))
+            index += turn < 0 ? -1 : 1
+            angle = Double(index) * step
+        }
+        return points
     }
 
     private mutating func addCircle(at c: Point) {
         if circle.isEmpty { circle = Self.circleDirections(radius: halfWidth, tolerance: tolerance) }
         let r = halfWidth
         addPolygon(circle.map { Point(c.x + r * $0.cos, c.y + r * $0.sin) })
+    }
+
+    /// A round join at a corner: the sector of its circle outside the corner, from `a` (the
+    /// incoming side's offset) to `b` (the outgoing one's), when both segments are at least a
+    /// half width long (the rest of the circle then lies inside their polygons); else the
+    /// whole circle.
+    private mutating func addRoundCorner(_ prev: Point, _ v: Point, _ next: Point, _ a: Point, _ b: Point) {
+        func length(_ p: Point, _ q: Point) -> Double { ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot() }
+        let from = atan2(a.y - v.y, a.x - v.x), to = atan2(b.y - v.y, b.x - v.x)
+        var turn = to - from
+        if turn > Double.pi { turn -= 2 * Double.pi }
+        if turn < -Double.pi { turn += 2 * Double.pi }
+        guard merges, length(prev, v) >= halfWidth, length(v, next) >= halfWidth, abs(turn) < Double.pi - 1e-6 else {
+            addCircle(at: v)
+            return
+        }
+        addPolygon([v, a] + arcPoints(at: v, from: from, turning: turn) + [b])
     }
 
     /// The cosine and sine of each vertex angle of a round join's or cap's circle: as many
@@ -206,7 +299,7 @@ private struct StrokeBuilder {
                 // Points inside a flattened curve turn by little: a triangle closes the gap.
                 addPolygon([v, a, b])
             } else {
-                addCircle(at: v)
+                addRoundCorner(prev, v, next, a, b)
             }
         case .bevel:
             addPolygon([v, a, b])

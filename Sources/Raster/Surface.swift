@@ -145,7 +145,14 @@ public struct Surface: @unchecked Sendable {
 
     /// Hands the buffers back to `pool`; the surface holds nothing afterwards.
     public mutating func recycle(into pool: BufferPool) {
-        pool.recycle(&pixels)
+        // Outside what was painted every pixel is zero already: clearing what was painted
+        // hands the pool a zeroed buffer, which the next clear surface takes without a fill
+        // of its whole area (offscreen surfaces span their clip, and most paint a part of it).
+        // When it painted most of its area, the taker's plain fill of the whole costs less.
+        let drawn = region.union.intersection(bounds)
+        let zeroed = clearValue == 0 && drawn.width * drawn.height * 2 < width * height
+        if zeroed { fill(region, with: 0, except: .empty) }
+        pool.recycle(&pixels, zeroed: zeroed)
         pool.recycle(&rasterStorage)
         region = DirtyRegion()
         clearValue = 0

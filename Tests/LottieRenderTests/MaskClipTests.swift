@@ -22,7 +22,7 @@ final class MaskClipTests: XCTestCase {
 
     /// Renders `animation` both ways at `frames`; returns how many frames differed at all.
     @discardableResult
-    func assertDirectMatchesOffscreen(_ animation: Animation, frames: [Double], viewport: Viewport, _ name: String) -> Int {
+    static func assertDirectMatchesOffscreen(_ animation: Animation, frames: [Double], viewport: Viewport, _ name: String) -> Int {
         let direct = AnimationRenderer(animation: animation)
         var reference = AnimationRenderer(animation: animation)
         reference.masksClipDirectly = false
@@ -66,7 +66,7 @@ final class MaskClipTests: XCTestCase {
             for (kind, layer) in [("fill", fill), ("two paints", stroked), ("solid", solid), ("stroke", strokeOnly)] {
                 let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + layer + "]}"
                 let animation = try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil)
-                assertDirectMatchesOffscreen(animation, frames: [0], viewport: Viewport(width: 130, height: 90, contentMode: .fill),
+                Self.assertDirectMatchesOffscreen(animation, frames: [0], viewport: Viewport(width: 130, height: 90, contentMode: .fill),
                                              "run \(i) \(kind)")
             }
         }
@@ -80,7 +80,7 @@ final class MaskClipTests: XCTestCase {
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
             let animation = try Animation.load(path: url.path)
             let frames = [0.1, 0.35, 0.6, 0.9].map { animation.inPoint + (animation.outPoint - animation.inPoint) * $0 }
-            assertDirectMatchesOffscreen(animation, frames: frames, viewport: Viewport(width: 200, height: 160, contentMode: .fill), name)
+            Self.assertDirectMatchesOffscreen(animation, frames: frames, viewport: Viewport(width: 200, height: 160, contentMode: .fill), name)
             compared += 1
         }
         XCTAssertGreaterThan(compared, 0)

@@ -65,12 +65,30 @@ final class BoundedSurfaceTests: XCTestCase {
             var s = Surface(bounds: PixelRect(x0: 3, y0: 4, x1: 103, y1: 54), pool: pool)
             var m = Mask(rect: PixelRect(x0: 0, y0: 0, x1: 90, y1: 40), pool: pool)
             XCTAssertTrue(s.pixels.allSatisfy { $0 == 0 }, "a reused buffer is cleared")
+            // A pixel written directly is noted as painted (what every drawing operation does).
             s.pixels[7] = 0xFFFF_FFFF
+            s.markPainted(PixelRect(x0: 10, y0: 4, x1: 11, y1: 5))
             m.values[3] = 9
             s.recycle(into: pool)
             m.recycle(into: pool)
         }
         XCTAssertEqual(pool.allocations, 2, "one pixel buffer and one coverage buffer, made once")
+    }
+
+    /// A surface clears only what it painted when handed back; the next clear surface takes
+    /// that buffer without filling it, at the same size, a smaller one or a larger one.
+    func testAHandedBackSurfaceIsClearForTheNext() {
+        let pool = BufferPool()
+        for (k, size) in [(60, 40), (60, 40), (30, 20), (61, 45), (90, 10)].enumerated() {
+            var s = Surface(bounds: PixelRect(x0: -5, y0: 2, x1: size.0 - 5, y1: size.1 + 2), pool: pool)
+            XCTAssertTrue(s.pixels.allSatisfy { $0 == 0 }, "surface \(k) starts clear")
+            var blob = Path()
+            blob.addEllipse(in: Rect(x: Double(k * 3), y: 4, width: 30, height: 25))
+            s.fill(blob, paint: .solid(Color(r: 1, g: 0.5, b: 0, a: 0.8)))
+            XCTAssertTrue(s.pixels.contains { $0 != 0 })
+            s.recycle(into: pool)
+        }
+        XCTAssertLessThanOrEqual(pool.allocations, 3)
     }
 
     func testTheFastBlurMatchesTheReference() {

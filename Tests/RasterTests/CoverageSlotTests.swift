@@ -1,4 +1,4 @@
-import Raster
+@testable import Raster
 import XCTest
 
 /// Paints drawn through coverage slots — reused, made and kept, or painted straight from the
@@ -48,6 +48,32 @@ final class CoverageSlotTests: XCTestCase {
         XCTAssertEqual(slots.statistics.hits, 6 * 2 + 2 * 3)
         XCTAssertEqual(slots.statistics.misses, 8 * positions.count - 18)
         XCTAssertGreaterThan(slots.bytesHeld, 0)
+    }
+
+    /// A solid paint swept straight to the surface stores or blends its runs of one coverage
+    /// whole: the pixels of the pixel-by-pixel reference fill, for opaque and translucent
+    /// colours, full and partial opacity, over an empty and a painted backdrop.
+    func testSweptSolidRunsMatchTheReferenceFill() {
+        let (w, h) = (160, 120)
+        var backdrop = Surface(width: w, height: h)
+        backdrop.fill(ellipse(20, 10, 120, 90), paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.8)))
+        let colours = [Color(r: 1, g: 0.2, b: 0, a: 1), Color(r: 0, g: 0.7, b: 0.3, a: 0.55)]
+        for (k, colour) in colours.enumerated() {
+            for opacity in [1.0, 0.6] {
+                for start in [Surface(width: w, height: h), backdrop] {
+                    var path = ellipse(8.3 + Double(k) * 5, 6.7, 131.4, 97.2)
+                    path.addRect(Rect(x: 30.25, y: 40.5, width: 90, height: 50.75))
+                    let transform = Transform.rotation(radians: 0.2).concatenating(.translation(12, -4))
+                    var swept = start, reference = start
+                    let limit = PixelRect(x0: 0, y0: 0, x1: w, y1: h)
+                    swept.paintSwept(path.transformed(by: transform), rule: .nonZero, limit: limit,
+                                     shader: Shader(paint: .solid(colour), pathToDevice: transform), opacity: opacity, clip: nil)
+                    reference.referenceFill(path, transform: transform, paint: .solid(colour), opacity: opacity)
+                    XCTAssertEqual(zip(swept.pixels, reference.pixels).filter { $0 != $1 }.count, 0, "colour \(k), opacity \(opacity)")
+                    XCTAssertTrue(swept.pixels.contains { $0 >> 24 == 255 } || colour.a < 1 || opacity < 1, "opaque runs were painted")
+                }
+            }
+        }
     }
 
     /// Past its byte limit the store keeps nothing more: paints still draw, from new coverage.
