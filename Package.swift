@@ -53,8 +53,8 @@ let package = Package(
         // The system-call layer: owned descriptors, typed errno, EINTR in one place, the
         // monotonic clock, epoll. Everything that waits on the kernel goes through it.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP"]),
-        .target(name: "LottieModel", dependencies: ["CZlib"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP", "Posix"]),
+        .target(name: "LottieModel", dependencies: ["CZlib", "Posix"]),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),

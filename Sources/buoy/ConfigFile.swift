@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LottieRender
 import TOMLKit
 
@@ -53,7 +53,7 @@ enum ConfigFile {
         }
         // Nor may an escaped one: TOMLKit hands strings over as C strings, cut at a NUL.
         if let escaped = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: {
-            $0.range(of: #"\\(u0000|U00000000)"#, options: .regularExpression) != nil
+            $0.contains(#"\u0000"#) || $0.contains(#"\U00000000"#)
         }) {
             throw CommandFailure.badArguments("\(path):\(escaped + 1): a NUL character (\\u0000) in a string")
         }
@@ -80,7 +80,7 @@ struct ConfigReader {
         var result = ConfigFile.Arguments()
         var seen: [String: Int?] = [:]
         for (raw, line) in ordered(root, in: "") {
-            let name = raw.replacingOccurrences(of: "_", with: "-")
+            let name = raw.replacing("_", with: "-")
             guard let value = root[raw] else { continue }
             if name == "download" {
                 result.downloads = try downloads(value, line: line)
@@ -97,7 +97,7 @@ struct ConfigReader {
 
     func setting(_ raw: String, _ value: TOMLValueConvertible?, line: Int?, section: String?,
                  seen: inout [String: Int?], into settings: inout [String]) throws {
-        let name = raw.replacingOccurrences(of: "_", with: "-")
+        let name = raw.replacing("_", with: "-")
         guard let key = ConfigSchema.key(named: name), section == nil || key.section == section else {
             throw fail(line, unknownKeyMessage(raw, name: name, section: section))
         }
