@@ -41,6 +41,8 @@ extension ControlJSON {
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return result }
             while true {
                 skipSpace()
+                // A comma before the brace is taken, as JSONSerialization takes it.
+                if !result.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return result }
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
@@ -61,6 +63,8 @@ extension ControlJSON {
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return result }
             while true {
+                skipSpace()
+                if !result.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return result }
                 guard let element = value(depth: depth + 1) else { return nil }
                 result.append(element)
                 skipSpace()

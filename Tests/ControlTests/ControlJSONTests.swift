@@ -66,7 +66,7 @@ final class ControlJSONTests: XCTestCase {
 
     func testHostileLinesAreNilNotATrap() {
         let nested = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let lines = ["", "{", "}", "[]", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":\"\\u12\"}", "{\"a\":\"\\ud800\"}",
+        let lines = ["", "{", "}", "[]", "{\"a\":}", "{\"a\" 1}", "{\"a\":\"\\u12\"}", "{\"a\":\"\\ud800\"}",
                      "{\"a\":\"\\udc00\\ud800\"}", "{\"a\":01}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":tru}",
                      "{\"a\":\"\u{1}\"}", "{\"a\":1} x", "{\"a\":" + nested + "}", "{\"a\":\"\\x\"}", "{\"a\":99999999999999999999999}"]
         for line in lines {
@@ -79,6 +79,9 @@ final class ControlJSONTests: XCTestCase {
                 XCTAssertTrue(theirs == nil || line.count > 1000, "Foundation rejects \(line) too")
             }
         }
+        // A comma before the closing bracket is taken, as JSONSerialization takes it.
+        XCTAssertEqual(ControlJSON.object(Array(#"{"a":[1,2,],}"#.utf8)).flatMap { ControlJSON.line($0) }, #"{"a":[1,2]}"#)
+        XCTAssertNil(ControlJSON.object(Array(#"{"a":[1,,2]}"#.utf8)))
         XCTAssertNil(ControlJSON.object([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]), "not UTF-8")
         XCTAssertEqual(ControlJSON.object(Array(#" {"cmd":"fetch","n":5,"f":0.5,"s":"\ud83d\ude80\/"} "#.utf8))?["s"] as? String, "🚀/")
     }

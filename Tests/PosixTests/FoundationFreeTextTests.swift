@@ -31,8 +31,9 @@ final class FoundationFreeTextTests: XCTestCase {
         XCTAssertTrue(long.hasSuffix("001.5"))
     }
 
+    /// (Not on one-character relative paths: Foundation's `deletingLastPathComponent` traps on "a".)
     func testPathNameTakesPathsApartAsNSStringDoes() {
-        let paths = ["/a/b.json", "/a/b/", "a", "a/b", "/", "", "//a//b//", "./x.tar.gz", ".hidden", "/dir/.rc", "name.", "a/b.c/d"]
+        let paths = ["/a/b.json", "/a/b/", "ab", "a/b", "/", "", "//a//b//", "./x.tar.gz", ".hidden", "/dir/.rc", "name.", "a/b.c/d"]
         for path in paths {
             let ns = path as NSString
             XCTAssertEqual(PathName.last(path), ns.lastPathComponent, "last of \(path)")
@@ -42,6 +43,13 @@ final class FoundationFreeTextTests: XCTestCase {
                 XCTAssertEqual(PathName.join(path, name), ns.appendingPathComponent(name), "\(path) + \(name)")
             }
         }
+    }
+
+    func testOneLetterPathsHaveNoParent() {
+        XCTAssertEqual(PathName.parent("a"), "")
+        XCTAssertEqual(PathName.last("a"), "a")
+        XCTAssertEqual(PathName.stem("a"), "a")
+        XCTAssertEqual(PathName.join("a", "b"), "a/b")
     }
 
     func testTrimmingWhitespaceTrimsWhatFoundationTrims() {
