@@ -112,6 +112,6 @@ public struct Prompts: Equatable, Sendable {
     /// The template with its one `%@` replaced (a reason may itself hold "%@": it is not re-read).
     static func fill(_ template: String, _ value: String) -> String {
         guard let range = template.firstRange(of: "%@") else { return template }
-        return template[..<range.lowerBound] + value + template[range.upperBound...]
+        return String(template[..<range.lowerBound]) + value + String(template[range.upperBound...])
     }
 }
