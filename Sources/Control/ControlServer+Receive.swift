@@ -115,7 +115,7 @@ extension ControlServer {
             switch value {
             case let text as String: fields[key] = text
             case let number as Int: fields[key] = String(number)
-            case let number as Double: fields[key] = ControlJSON.text(of: number)
+            case let number as Double: fields[key] = number.description  // as NSNumber gave it: "2.0", "1.5"
             case let flag as Bool: fields[key] = flag ? "1" : "0"
             default: continue  // arrays, objects, null: no command takes them
             }
