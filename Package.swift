@@ -19,7 +19,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // buoy.toml through a real TOML parser (toml++ underneath).
+        // toml++ through TOMLKit: the reference buoy's own TOML reader is tested against (tests only:
+        // TOMLKit imports full Foundation, which the shipped binary no longer links).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
@@ -53,9 +54,9 @@ let package = Package(
         // The system-call layer: owned descriptors, typed errno, EINTR in one place, the
         // monotonic clock, epoll. Everything that waits on the kernel goes through it.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP", "CPixelStores"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP", "CPixelStores", "Posix"]),
         .target(name: "CPixelStores"),
-        .target(name: "LottieModel", dependencies: ["CZlib"]),
+        .target(name: "LottieModel", dependencies: ["CZlib", "Posix"]),
         .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
@@ -73,7 +74,6 @@ let package = Package(
         .executableTarget(name: "buoy", dependencies: [
             "LottieModel", "LottieRender", "Raster", "Player", "Display", "Download", "Input", "Kiosk", "Control", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CJPEG", "CWebP"]),
@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "Download"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         // Runs the built `buoy` command against the download tests' loopback server.
-        .testTarget(name: "CommandTests", dependencies: ["buoy"], exclude: ["pty_run.py"]),
+        .testTarget(name: "CommandTests", dependencies: ["buoy", .product(name: "TOMLKit", package: "TOMLKit")], exclude: ["pty_run.py"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "LottieModel", "LottieRender", "Player", "Raster", "Download"]),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Kiosk", "LottieModel", "LottieRender"]),
         .testTarget(name: "PlayerTests", dependencies: ["Player", "LottieModel", "LottieRender", "Raster"]),

@@ -42,7 +42,9 @@ if [ -z "$binary" ]; then
     # made by tools/startup-order) together at the front of .text: the kernel maps code 64 KB
     # around each fault, so scattered they made ~9 MB of it resident in every process. Relative
     # relocations packed (DT_RELR, glibc 2.36): the loader no longer reads 1.9 MB of them.
+    # libstdc++ linked statically (deploy/static-libstdc++ explains how).
     flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
+           -Xswiftc -L -Xswiftc "$repo/deploy/static-libstdc++"
            -Xlinker "--symbol-ordering-file=$repo/deploy/buoy.order" -Xlinker --no-warn-symbol-ordering
            -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
     (cd "$repo" && swift build "${flags[@]}" --product buoy >&2)

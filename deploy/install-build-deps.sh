@@ -7,7 +7,7 @@ set -euo pipefail
 install_missing install-build-deps pkg-config libpng-dev zlib1g-dev libturbojpeg0-dev libwebp-dev libfreetype-dev libdrm-dev libcurl4-openssl-dev libevdev-dev libsystemd-dev \
     libharfbuzz-dev libfontconfig-dev libfribidi-dev fonts-wqy-zenhei fonts-urw-base35 \
     fonts-dejavu-core python3 python3-venv openssl \
-    g++ `# libstdc++ headers for TOMLKit (toml++ is C++)` \
+    g++ `# libstdc++: headers for TOMLKit (toml++, the tests' TOML reference), libstdc++.a for the .deb` \
     systemd util-linux passwd swupdate cpio  # swupdate and cpio: SWUpdate drives the psplash FIFO in PsplashTests; systemd-analyze (unit checks), setpriv and prlimit, useradd (the daemon tests' users)
 # SWUpdate is installed for PsplashTests only (its programs drive the psplash FIFO there): the
 # package enables a root daemon listening on a socket, which a build machine does not want.

@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 import Posix
 
 /// The operator's side: one connection, JSON lines both ways.
@@ -58,21 +58,24 @@ public final class ControlClient {
     }
 
     public func send(_ request: [String: Any]) throws {
-        let data = try JSONSerialization.data(withJSONObject: request) + Data([0x0A])
+        guard let text = ControlJSON.line(request) else {
+            throw ControlServer.ControlError(path: "control socket", reason: "the request is not JSON")
+        }
+        let data = Array((text + "\n").utf8)
         let ok = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
         if !ok { throw ControlServer.ControlError(path: "control socket", reason: "the daemon went away") }
     }
 
     /// The next event line (blocking up to `timeout` seconds); nil at end or timeout.
     public func next(timeout: Double = 30) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Monotonic.now() + timeout
         while true {
             if let end = pending.firstIndex(of: 0x0A) {
-                let line = Data(pending[..<end])
-                pending.removeSubrange(...end)
-                return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+                let line = pending[..<end]
+                defer { pending.removeSubrange(...end) }
+                return ControlJSON.object(line)
             }
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline - Monotonic.now()
             guard left > 0 else { return nil }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, Int32(left * 1000)) > 0 else { return nil }

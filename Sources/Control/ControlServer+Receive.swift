@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 import Posix
 
 /// The input side of the control server: accepting connections within the cap, reading
@@ -56,8 +56,8 @@ extension ControlServer {
     }
 
     private func reject(_ fd: Int32, _ message: String) {
-        if let data = try? JSONSerialization.data(withJSONObject: ["event": "error", "message": message], options: [.sortedKeys]) {
-            let line = data + Data([0x0A])
+        if let text = ControlJSON.line(["event": "error", "message": message]) {
+            let line = Array((text + "\n").utf8)
             _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         }
         close(fd)
@@ -108,13 +108,15 @@ extension ControlServer {
     /// text. Anything that does not start like an object is not handed to the JSON parser.
     static func request(from line: ArraySlice<UInt8>, client: Int32) -> Request? {
         guard line.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+              let object = ControlJSON.object(line),
               let command = object["cmd"] as? String else { return nil }
         var fields: [String: String] = [:]
         for (key, value) in object where key != "cmd" {
             switch value {
             case let text as String: fields[key] = text
-            case let number as NSNumber: fields[key] = number.stringValue
+            case let number as Int: fields[key] = String(number)
+            case let number as Double: fields[key] = number.description  // as NSNumber gave it: "2.0", "1.5"
+            case let flag as Bool: fields[key] = flag ? "1" : "0"
             default: continue  // arrays, objects, null: no command takes them
             }
         }

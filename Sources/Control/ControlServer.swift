@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 import Posix
 
 /// The daemon side of Buoy's local control socket: line-based JSON requests from operators
@@ -125,10 +125,9 @@ public final class ControlServer {
     /// Queues one JSON line and writes as much as the socket takes; a client that lets more
     /// than `maxPendingOutput` pile up, or went away, is dropped.
     public func send(_ event: [String: Any], to fd: Int32) {
-        // isValidJSONObject first: serializing a NaN or a non-JSON value must not trap.
-        guard clients[fd] != nil, JSONSerialization.isValidJSONObject(event),
-              let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
-        clients[fd]!.output += data
+        // A NaN or a value JSON cannot carry gives no line (and no trap).
+        guard clients[fd] != nil, let line = ControlJSON.line(event) else { return }
+        clients[fd]!.output += Array(line.utf8)
         clients[fd]!.output.append(0x0A)
         if clients[fd]!.output.count > limits.maxPendingOutput {
             note("dropped a client (uid \(clients[fd]!.uid)) that does not read: over \(limits.maxPendingOutput) bytes waiting for it")

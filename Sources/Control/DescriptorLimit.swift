@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The daemon's open-file limit. The connection cap is what protects the daemon; a higher soft
 /// limit leaves room for downloads, the display and input devices beside it.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Posix
 
 /// The one directory a socket client's download may land in (`--download-dir`). A client names
 /// its file relative to it; an absolute name is accepted only when it lies lexically inside it.
@@ -63,7 +65,7 @@ public struct DownloadDirectory: Equatable, Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
-            throw Refusal(name: path, reason: "cannot create the download directory: \(error.localizedDescription)")
+            throw Refusal(name: path, reason: "cannot create the download directory: \(SystemError.reason(of: error))")
         }
     }
 }

@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 
 /// The control socket's listening descriptor and the file it is bound to. What is at the path
 /// already is left alone unless it is a socket nobody listens on (a crashed daemon's): a

@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 
 /// Who may use the control socket, from the credentials of the process on the other end.
 extension ControlServer {

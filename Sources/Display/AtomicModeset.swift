@@ -1,5 +1,5 @@
 import CDRM
-import Foundation
+import Glibc
 
 /// Atomic modesetting: the connector, CRTC and primary plane configured in one commit, and
 /// each flip a non-blocking commit of the plane's framebuffer with a page-flip event.

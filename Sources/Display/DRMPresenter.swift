@@ -1,6 +1,7 @@
 import CDRM
 import CKernel
-import Foundation
+import FoundationEssentials
+import Glibc
 import Posix
 import Raster
 

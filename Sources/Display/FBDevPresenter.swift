@@ -1,5 +1,5 @@
 import CKernel
-import Foundation
+import Glibc
 import Posix
 import Raster
 

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 
 /// One JSON line per presented frame, for tests and for diagnosing pacing on a device.
 public final class FrameTrace {
@@ -22,34 +23,35 @@ public final class FrameTrace {
         }
 
         public var json: String {
-            func num(_ v: Double) -> String { v.isFinite ? String(format: "%.6f", v) : "null" }
+            func num(_ v: Double) -> String { v.isFinite ? String(cFormat: "%.6f", v) : "null" }
             let dl = download.map(num) ?? "null"
             let levelField = level.map { #","level":\#(num($0))"# } ?? ""
-            let escapedState = state.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let escapedState = state.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             return #"{"seq":\#(sequence),"t":\#(num(time)),"frame":\#(num(frame)),"progress":\#(num(progress)),"download":\#(dl),"state":"\#(escapedState)","speed":\#(num(speed)),"missed":\#(missed)\#(levelField)}"#
         }
     }
 
-    private let handle: FileHandle
+    private let output: Descriptor
     private let path: String
     /// The first write error (a full disk): kept so the caller can report it once, not
     /// silently lose the trace.
     public private(set) var failure: String?
 
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-            throw DisplayError(device: path, reason: "cannot create the trace file")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw DisplayError(device: path, reason: "cannot create the trace file: \(String(cString: strerror(errno)))")
         }
-        handle = h
+        output = Descriptor(taking: fd, name: path)
         self.path = path
     }
 
     public func record(_ entry: Entry) {
         guard failure == nil else { return }
-        do { try handle.write(contentsOf: Data((entry.json + "\n").utf8)) } catch {
-            failure = "\(path): trace write failed: \(error.localizedDescription)"
+        do { try output.writeAll(Array((entry.json + "\n").utf8)) } catch {
+            failure = "\(path): trace write failed: \(SystemError.reason(of: error))"
         }
     }
 
-    public func close() { try? handle.close() }
+    public func close() { output.close() }
 }

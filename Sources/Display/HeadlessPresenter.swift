@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Posix
 import Raster
 
 /// Writes presented frames as PNG files (`frame-000000.png` …) at a virtual refresh rate.
@@ -25,7 +26,7 @@ public final class HeadlessPresenter: Presenter {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw DisplayError(device: "headless:\(directory)", reason: "cannot create the directory: \(error.localizedDescription)")
+            throw DisplayError(device: "headless:\(directory)", reason: "cannot create the directory: \(SystemError.reason(of: error))")
         }
         self.directory = directory
         panelWidth = width
@@ -52,7 +53,7 @@ public final class HeadlessPresenter: Presenter {
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let time = nextPresentationTime()
         if sequence % every == 0 {
-            let path = (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", written))
+            let path = PathName.join(directory, String(cFormat: "frame-%06ld.png", written))
             do { try PNG.write(PanelConversion.panelSurface(surface, rotation: rotation), to: path) } catch {
                 throw DisplayError(device: "headless:\(directory)", reason: "\(error)")
             }

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 import Raster
 
 /// Streams frames as YUV4MPEG2 (4:4:4, BT.601 limited range) for ffmpeg and other video
@@ -11,7 +12,7 @@ public final class Y4MPresenter: Presenter {
     public let rotation: Rotation
     private let panelWidth: Int
     private let panelHeight: Int
-    private let handle: FileHandle
+    private let output: Descriptor
     private let path: String
     private var sequence = 0
     private var headerWritten = false
@@ -21,17 +22,14 @@ public final class Y4MPresenter: Presenter {
     /// `width` × `height`: the video's (the panel); rendering is at that size turned by `rotate`.
     public init(path: String, width: Int, height: Int, fps: Double = 60, rotate: Rotation = .none) throws {
         guard width > 0, height > 0, fps > 0, fps.isFinite else { throw DisplayError(device: "y4m:\(path)", reason: "invalid size or rate") }
-        if path == "-" {
-            handle = .standardOutput
-        } else {
-            // Opened in place, not made by FileManager.createFile: that writes a new file and
-            // renames it over the path, which replaced /dev/null (a device) with a regular file.
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw DisplayError(device: "y4m:\(path)", reason: "cannot open it for writing: \(String(cString: strerror(errno)))")
-            }
-            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        // A file is opened in place, not made by FileManager.createFile: that writes a new file
+        // and renames it over the path, which replaced /dev/null (a device) with a regular file.
+        // Standard output is written through a copy of it, which closing leaves stdout open.
+        let fd = path == "-" ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw DisplayError(device: "y4m:\(path)", reason: "cannot open it for writing: \(String(cString: strerror(errno)))")
         }
+        output = Descriptor(taking: fd, name: path)
         self.path = path
         panelWidth = width
         panelHeight = height
@@ -48,7 +46,7 @@ public final class Y4MPresenter: Presenter {
     public func nextPresentationTime() -> Double { Double(sequence) * refreshInterval }
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
-        var out = Data()
+        var out: [UInt8] = []
         if !headerWritten {
             let fps = Int((1 / refreshInterval).rounded())
             out.append(contentsOf: Array("YUV4MPEG2 W\(panelWidth) H\(panelHeight) F\(fps):1 Ip A1:1 C444\n".utf8))
@@ -57,11 +55,11 @@ public final class Y4MPresenter: Presenter {
         out.append(contentsOf: Array("FRAME\n".utf8))
         let panel = PanelConversion.panelSurface(surface, rotation: rotation)
         do {
-            try handle.write(contentsOf: out)
+            try output.writeAll(out)
             // Plane by plane, in chunks: a frame's three planes are never held at once.
             for plane in 0..<3 { try writePlane(plane, of: panel) }
         } catch {
-            throw DisplayError(device: "y4m:\(path)", reason: "write failed: \(error.localizedDescription)")
+            throw DisplayError(device: "y4m:\(path)", reason: "write failed: \(SystemError.reason(of: error))")
         }
         let time = nextPresentationTime()
         sequence += 1
@@ -84,7 +82,7 @@ public final class Y4MPresenter: Presenter {
                     for i in 0..<count { out[i] = Self.component(plane, of: pixels[start + i]) }
                 }
             }
-            try handle.write(contentsOf: chunk)
+            try output.writeAll(chunk)
             start += count
         }
     }
@@ -99,5 +97,5 @@ public final class Y4MPresenter: Presenter {
         }
     }
 
-    public func close() { if path != "-" { try? handle.close() } }
+    public func close() { output.close() }
 }

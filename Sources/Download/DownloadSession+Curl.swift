@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 import Posix
 
 /// The libcurl side: handles, what they may speak, and the callbacks that receive bytes.
@@ -7,7 +7,7 @@ extension DownloadSession {
     /// A URL whose scheme may not be fetched, as the error to fail with before any transfer:
     /// http and https always, file only when the request allows it (the operator's own URL).
     static func schemeRefusal(_ url: String, allowsFile: Bool) -> DownloadError? {
-        guard let separator = url.range(of: "://") else {
+        guard let separator = url.firstRange(of: "://") else {
             return .refused(path: url, reason: "not an http:// or https:// URL")
         }
         let scheme = url[..<separator.lowerBound].lowercased()
@@ -86,9 +86,9 @@ extension DownloadSession {
 
     /// `bytes S-E/T` or `bytes */T`: the first byte and the total (nil where absent or `*`).
     static func contentRange(_ value: String) -> (Int64?, Int64?) {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = value.trimmingWhitespace()
         guard trimmed.hasPrefix("bytes") else { return (nil, nil) }
-        let spec = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        let spec = trimmed.dropFirst(5).trimmingWhitespace(lineEnds: false)
         let halves = spec.split(separator: "/", maxSplits: 1).map(String.init)
         let total = halves.count == 2 ? Int64(halves[1]) : nil
         let start = halves.first.flatMap { $0.split(separator: "-", maxSplits: 1).first.flatMap { Int64($0) } }

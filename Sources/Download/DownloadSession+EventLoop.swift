@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 import Posix
 
 /// What one socket should be watched for, as libcurl asks (CURLMOPT_SOCKETFUNCTION).

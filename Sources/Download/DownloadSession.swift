@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 import Posix
 
 /// Fetches files with libcurl's multi interface: every transfer advances inside `step` (or,

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 
 /// Where one file lands: the directory that holds DEST, opened once, and DEST's name in it.
 /// Everything after — the `.part`, hashing DEST, the rename — is relative to that descriptor

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import Glibc
 import Posix
 
 extension DownloadSession {

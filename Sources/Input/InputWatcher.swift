@@ -1,5 +1,6 @@
 import CEvdev
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Watches every input device that can start a download (a key, a button, a touch screen),
 /// including devices plugged in later; an unplugged device is dropped without fuss.

@@ -1,5 +1,5 @@
 import Download
-import Foundation
+import Glibc
 
 /// The kiosk's decisions as a state machine: events in (requests, presses, psplash lines,
 /// transfer progress and results, timers, the screen's state after a frame), effects out. It

@@ -1,4 +1,4 @@
-import Foundation
+import Posix
 
 /// What is known of the transfer, for the screen's progress line: bytes so far, the total when
 /// the server said it, and the recent rate (0: not measured yet).
@@ -82,8 +82,8 @@ public enum ProgressLine {
             value /= 1000
             unit += 1
         }
-        let digits = unit == 0 || value >= 10 ? String(Int(value.rounded())) : String(format: "%.1f", value)
-        let number = prompts.decimalComma ? digits.replacingOccurrences(of: ".", with: ",") : digits
+        let digits = unit == 0 || value >= 10 ? String(Int(value.rounded())) : String(cFormat: "%.1f", value)
+        let number = prompts.decimalComma ? digits.replacing(".", with: ",") : digits
         return number + "\u{00A0}" + units[unit]
     }
 
@@ -92,6 +92,6 @@ public enum ProgressLine {
         let total = seconds.isFinite ? Int(min(max(seconds, 0), 359_999).rounded(.up)) : 0
         if total < 60 { return "\(total)\u{00A0}s" }
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        return h > 0 ? String(cFormat: "%ld:%02ld:%02ld", h, m, s) : String(cFormat: "%ld:%02ld", m, s)
     }
 }

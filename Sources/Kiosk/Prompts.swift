@@ -111,7 +111,7 @@ public struct Prompts: Equatable, Sendable {
 
     /// The template with its one `%@` replaced (a reason may itself hold "%@": it is not re-read).
     static func fill(_ template: String, _ value: String) -> String {
-        guard let range = template.range(of: "%@") else { return template }
-        return template.replacingCharacters(in: range, with: value)
+        guard let range = template.firstRange(of: "%@") else { return template }
+        return String(template[..<range.lowerBound]) + value + String(template[range.upperBound...])
     }
 }

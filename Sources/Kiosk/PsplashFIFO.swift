@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Posix
 
 /// psplash's control protocol on a FIFO, so scripts, systemd units and SWUpdate's progress
@@ -82,7 +82,7 @@ public final class PsplashFIFO {
         }
         var commands: [Command] = []
         while let end = pending.firstIndex(where: { $0 == 0 || $0 == 0x0A }) {
-            let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let line = String(decoding: pending[..<end], as: UTF8.self).trimmingWhitespace(lineEnds: false)
             pending.removeSubrange(...end)
             let parsed = Self.parse(line)
             if let report = parsed.report { note(report) }
@@ -111,7 +111,7 @@ public final class PsplashFIFO {
         if line.isEmpty { return (nil, nil) }
         if line == "QUIT" { return (.quit, nil) }
         if line.hasPrefix("PROGRESS ") {
-            let text = line.dropFirst(9).trimmingCharacters(in: .whitespaces)
+            let text = line.dropFirst(9).trimmingWhitespace(lineEnds: false)
             guard let v = Double(text), !v.isNaN else {
                 return (nil, "PROGRESS \(escaped(text)) is not a number; ignored")
             }
@@ -128,6 +128,6 @@ public final class PsplashFIFO {
     /// A writer's text for the log: control characters escaped, at most 80 characters.
     private static func escaped(_ text: String) -> String {
         let cut = text.count > 80 ? String(text.prefix(80)) + "…" : text
-        return cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\x" + String(format: "%02X", $0.value) : String($0) }.joined()
+        return cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\x" + String(cFormat: "%02X", $0.value) : String($0) }.joined()
     }
 }

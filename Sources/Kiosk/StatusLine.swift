@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 import Raster
 import Text
 
@@ -173,7 +174,7 @@ struct StatusMetrics {
     /// One paragraph: up to two lines, then an ellipsis. Two or more: the first two, a line each.
     func messageLayouts(_ message: String, shaper: TextShaper) -> [TextLayout] {
         let paragraphs = message.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            .map(String.init).filter { !$0.trimmingWhitespace(lineEnds: false).isEmpty }
         guard !paragraphs.isEmpty else { return [] }
         let lines = paragraphs.count == 1 ? 2 : 1
         let options = LayoutOptions(width: available, maxLines: lines, alignment: .center, lineHeight: lineHeight)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// dotLottie containers: a zip with `manifest.json`, animations in `animations/` (version 1)
 /// or `a/` (version 2), images in `images/` or `i/`. The manifest's active or initial

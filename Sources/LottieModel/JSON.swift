@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A parsed JSON document. Buoy reads Lottie files with its own small JSON reader so that
 /// hostile input has hard limits (nesting depth, size) and errors carry a location; it is

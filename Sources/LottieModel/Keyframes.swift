@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A Bézier easing handle (`o` or `i` of a keyframe): x is time, y is progress, one entry per
 /// dimension when the dimensions ease differently.

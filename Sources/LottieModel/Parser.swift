@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Posix
 
 extension Animation {
     /// Loads a Lottie JSON file. Images named by the file are looked for beside it.
@@ -6,22 +8,16 @@ extension Animation {
         if let size = fileSize(atPath: path), size > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is \(size) bytes; the limit is \(limits.maxFileBytes)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ParseError(file: path, jsonPath: "", reason: exists ? "cannot open the file (permission?)" : "no such file")
-        }
-        defer { try? handle.close() }
-        // Read at most one byte past the limit, in case the size changed under us.
-        let data = (try? handle.read(upToCount: limits.maxFileBytes + 1)) ?? Data()
+        let data = try readFile(path, limit: limits.maxFileBytes)
         if data.count > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is larger than the limit of \(limits.maxFileBytes) bytes")
         }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = PathName.stem(path)
         // A dotLottie container is told by its zip magic, whatever the file is called.
         if ZipArchive.isZip([UInt8](data.prefix(4))) {
             return try DotLottie.parse([UInt8](data), name: name, file: path, limits: limits)
         }
-        return try parse(data, name: name, file: path, baseDirectory: (path as NSString).deletingLastPathComponent, limits: limits)
+        return try parse(data, name: name, file: path, baseDirectory: PathName.parent(path), limits: limits)
     }
 
     public static func parse(_ bytes: [UInt8], name: String, baseDirectory: String?, limits: ParseLimits = ParseLimits()) throws -> Animation {

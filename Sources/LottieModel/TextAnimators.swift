@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Which characters a text animator acts on, and how much (After Effects' range selector):
 /// a start, end and offset over the text's units, shaped by `shape` and eased.

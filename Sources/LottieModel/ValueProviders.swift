@@ -1,4 +1,4 @@
-import Foundation
+import Posix
 
 /// Supplies a property's value in place of its keyframes (a dynamic property). Providers are
 /// reference types so that application code can keep one and change it while the animation
@@ -22,7 +22,7 @@ extension ValueProvider {
 
 /// A lock-protected box shared by the providers below.
 final class LockedState<State>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var state: State
     private(set) var version: UInt64 = 0
 

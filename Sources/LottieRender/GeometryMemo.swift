@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 import Raster
 
 /// The results of a shape layer's costly geometry steps (merge paths, offset paths) from
@@ -18,7 +19,7 @@ final class GeometryMemo: @unchecked Sendable {
         let result: RasterPath?
     }
 
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var kept: [Kept?] = []
     private var counts = (computed: 0, reused: 0)
 

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import LottieModel
+import Posix
 import Raster
 
 /// Decodes image assets (PNG, JPEG or WebP, told by their first bytes) when they are first drawn (an asset no layer draws costs nothing),
@@ -10,7 +11,7 @@ import Raster
 final class ImageStore: @unchecked Sendable {
     private let assets: [String: ImageAsset]
     private let byteBudget: Int
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var decoded: [String: Image?] = [:]
     private var bytesUsed = 0
     private var problems: [String] = []

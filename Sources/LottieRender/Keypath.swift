@@ -21,7 +21,7 @@ public struct Keypath: Hashable, Sendable, CustomStringConvertible {
     public init(components: [String]) { self.components = components }
 
     public var description: String {
-        components.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: ".")
+        components.map { $0.replacing(".", with: "\\.") }.joined(separator: ".")
     }
 
     /// Whether this pattern matches a concrete path of names.

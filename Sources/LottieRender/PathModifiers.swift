@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Raster
 
 /// Lottie's shape modifiers as path-to-path functions.

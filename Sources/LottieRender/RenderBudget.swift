@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 import Raster
 
 /// How much work and memory one animation may take, however its file nests precomps,

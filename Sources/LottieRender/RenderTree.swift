@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import LottieModel
+import Posix
 import Raster
 import Synchronization
 
@@ -147,7 +148,7 @@ final class ShapeLayerNode: @unchecked Sendable {
 
     /// Merges and offsets of the last evaluation, reused when their inputs held still.
     let memo = GeometryMemo()
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
     /// The evaluation under way on some thread, numbered by `evaluationsStarted`.
     private var pending: (frame: Double, versions: [UInt64], ticket: UInt64)?

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import LottieModel
+import Posix
 import Raster
 
 /// The evaluated shapes of every shape layer, kept from one render to the next. A layer's

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LottieModel
+import Posix
 import Raster
 import Text
 
@@ -16,7 +18,7 @@ final class TextFonts: @unchecked Sendable {
     /// The file's glyphs by character, family and style: outline in ems and advance in ems.
     typealias FileGlyphs = [String: (outline: RasterPath, advance: Double)]
 
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private let directories: [String]
     private let fileGlyphs: FileGlyphs
     private let budget: RenderBudget
@@ -51,7 +53,7 @@ final class TextFonts: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = layouts[key] { return known }
-        var text = doc.text.replacingOccurrences(of: "\u{3}", with: "\r")
+        var text = doc.text.replacing("\u{3}", with: "\r")
         if doc.caps != 0 { text = text.uppercased() }
         var result = setFromFileGlyphs(doc, text: text, font: font) ?? setFromFont(doc, text: text, font: font)
         result.scalars = Array(text.unicodeScalars)
@@ -103,19 +105,19 @@ final class TextFonts: @unchecked Sendable {
         if fontFiles == nil {
             var found: [String] = []
             for dir in directories where !dir.isEmpty {
-                guard let walker = FileManager.default.enumerator(atPath: dir) else { continue }
-                while let item = walker.nextObject() as? String, found.count < 10_000 {
+                guard let items = try? FileManager.default.subpathsOfDirectory(atPath: dir) else { continue }
+                for item in items where found.count < 10_000 {
                     let lower = item.lowercased()
                     if lower.hasSuffix(".ttf") || lower.hasSuffix(".otf") || lower.hasSuffix(".ttc") {
-                        found.append((dir as NSString).appendingPathComponent(item))
+                        found.append(PathName.join(dir, item))
                     }
                 }
             }
             fontFiles = found
         }
-        func stem(_ path: String) -> String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased() }
-        let compact = family.replacingOccurrences(of: " ", with: "")
-        let wanted = [name, compact + "-" + style.replacingOccurrences(of: " ", with: ""), compact].map { $0.lowercased() }
+        func stem(_ path: String) -> String { PathName.stem(path).lowercased() }
+        let compact = family.replacing(" ", with: "")
+        let wanted = [name, compact + "-" + style.replacing(" ", with: ""), compact].map { $0.lowercased() }
         for w in wanted where !w.isEmpty && w != "-" {
             if let hit = fontFiles?.first(where: { stem($0) == w }) { return hit }
         }
@@ -178,8 +180,8 @@ final class TextFonts: @unchecked Sendable {
     /// Buoy draws Helvetica's stand-in too rather than the file's glyphs (which stand in for
     /// fonts the reference player does find, such as Avenir Next).
     static func isSanFrancisco(_ family: String, name: String) -> Bool {
-        let compactFamily = family.replacingOccurrences(of: " ", with: "").lowercased()
-        let compactName = name.replacingOccurrences(of: " ", with: "").lowercased()
+        let compactFamily = family.replacing(" ", with: "").lowercased()
+        let compactName = name.replacing(" ", with: "").lowercased()
         let prefixes = ["sfpro", "sfcompact", "sfmono", "sfui"]
         return prefixes.contains { compactFamily.hasPrefix($0) || compactName.hasPrefix($0) }
     }

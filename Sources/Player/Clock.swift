@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Posix
 
 /// Where playback gets the time, in seconds. The display loop reads presentation times from

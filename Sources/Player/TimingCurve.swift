@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How an animator's progress follows time (UIKit's timing parameters).
 public enum TimingCurve: Equatable, Sendable {

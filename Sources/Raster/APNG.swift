@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Posix
 
 /// Animated PNG files for previews: each frame is encoded by libpng as an ordinary PNG, and
 /// its compressed image data is re-wrapped as an APNG frame (`fcTL` + `fdAT`), so no second
@@ -70,7 +72,7 @@ public struct APNGWriter {
     /// Writes the file atomically (temporary file, then rename).
     public func write(to path: String) throws {
         do { try Data(encoded()).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw PNGError(path: path, reason: "cannot write: \((error as NSError).localizedDescription)")
+            throw PNGError(path: path, reason: "cannot write: \(SystemError.reason(of: error))")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The blend modes of After Effects layers (the W3C compositing set plus add).
 public enum BlendMode: Sendable, CaseIterable {

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 
 /// Pixel and coverage buffers kept from one frame to the next, so that the offscreen work of
 /// layers (content, masks, mattes, shadows) does not allocate in the steady state: a buffer

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 
 /// Coverage of recently drawn shapes, so that a shape drawn again exactly as before — the
 /// same outline, transform, fill rule or stroke, and clip rectangle — is painted from the

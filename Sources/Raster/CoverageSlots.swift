@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 
 /// The last coverage of each paint of a render tree, kept by the paint's own number (its
 /// slot) rather than found by content in a shared table: a fill or stroke drawn again as
@@ -52,7 +53,7 @@ public final class CoverageSlots: @unchecked Sendable {
     static let entriesPerSlot = 8
 
     public let byteLimit: Int
-    private let lock = NSLock()
+    private let lock = AdaptiveLock()
     private var slots: [Slot] = []
     private var bytes = 0
     private var counts = (hits: 0, misses: 0)

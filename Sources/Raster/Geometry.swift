@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A point or vector in user or device space.
 public struct Point: Equatable, Hashable, Sendable {

@@ -1,5 +1,7 @@
 import CPNG
-import Foundation
+import FoundationEssentials
+import Glibc
+import Posix
 
 public struct PNGError: Error, CustomStringConvertible, Equatable {
     /// The file read or written, when there is one.
@@ -110,7 +112,7 @@ public enum PNG {
         do {
             try Data(bytes).write(to: url, options: .atomic)
         } catch {
-            throw PNGError(path: path, reason: "cannot write: \((error as NSError).localizedDescription)")
+            throw PNGError(path: path, reason: "cannot write: \(SystemError.reason(of: error))")
         }
     }
 

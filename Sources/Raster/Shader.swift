@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A paint prepared for one fill: it produces the premultiplied colour of device pixels.
 struct Shader {

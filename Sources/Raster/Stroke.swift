@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 public enum LineCap: Sendable { case butt, round, square }
 public enum LineJoin: Sendable { case miter, round, bevel }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A premultiplied 32-bit pixel buffer (0xAARRGGBB in native order) that paths, images and
 /// other surfaces are drawn into. It holds the device pixels of one rectangle (`bounds`):

@@ -1,6 +1,6 @@
 import CFreeType
 import CHarfBuzz
-import Foundation
+import Glibc
 import Raster
 
 /// Why a font file could not be opened.

@@ -1,5 +1,5 @@
 import CFontconfig
-import Foundation
+import Glibc
 
 /// What a text asks for: a family and style (as fontconfig names them, e.g. "DejaVu Sans",
 /// "Bold") and, when the source gives one, a PostScript name, which wins when installed.
@@ -31,8 +31,8 @@ public final class FontLibrary {
         let systemFonts = FcConfigGetFonts(config, FcSetSystem)
         let standard = (systemFonts?.pointee.nfont ?? 0) == 0 ? ["/usr/local/share/fonts", "/usr/share/fonts"] : []
         for dir in standard + extraDirectories where !dir.isEmpty && !dir.contains("\0") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            var status = stat()
+            guard stat(dir, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
             _ = FcConfigAppFontAddDir(config, dir)
         }
     }
@@ -96,8 +96,8 @@ public final class FontLibrary {
     private func sortedCandidates(for request: FontRequest) -> [FontStack.Candidate] {
         guard let pattern = FcPatternCreate() else { return [] }
         defer { FcPatternDestroy(pattern) }
-        let family = request.family.replacingOccurrences(of: "\0", with: "")
-        let style = request.style.replacingOccurrences(of: "\0", with: "")
+        let family = request.family.replacing("\0", with: "")
+        let style = request.style.replacing("\0", with: "")
         if !family.isEmpty { _ = FcPatternAddString(pattern, FC_FAMILY, family) }
         if !style.isEmpty { _ = FcPatternAddString(pattern, FC_STYLE, style) }
         _ = FcPatternAddBool(pattern, FC_SCALABLE, FcBool(FcTrue))

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Raster
 
 public enum TextAlignment: Sendable { case left, center, right }

@@ -1,6 +1,6 @@
 import CFriBidi
 import CHarfBuzz
-import Foundation
+import Glibc
 
 /// A glyph as HarfBuzz placed it, in ems: `cluster` is the index of the first character
 /// (Unicode scalar) of the text it stands for.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Download
-import Foundation
+import FoundationEssentials
+import Glibc
 import LottieModel
+import Posix
 
 /// Animations given as URLs are kept on disk under a name derived from the URL, byte for
 /// byte as served, so a kiosk that boots offline shows the last one it fetched. A cached copy
@@ -39,9 +41,9 @@ enum AnimationCache {
     static func open(_ url: String) throws -> (path: String, refresh: Refresh?) {
         let path = path(for: url)
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: PathName.parent(path), withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure.output("cannot create the cache \(directory): \(error.localizedDescription)")
+            throw CommandFailure.output("cannot create the cache \(directory): \(SystemError.reason(of: error))")
         }
         if FileManager.default.fileExists(atPath: path) { return (path, Refresh(url: url, path: path)) }
         let refresh = Refresh(url: url, path: path)
@@ -133,7 +135,7 @@ struct Cache: ParsableCommand {
             let count = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).count
             if FileManager.default.fileExists(atPath: dir) {
                 do { try FileManager.default.removeItem(atPath: dir) } catch {
-                    throw CommandFailure.output("cannot remove \(dir): \(error.localizedDescription)")
+                    throw CommandFailure.output("cannot remove \(dir): \(SystemError.reason(of: error))")
                 }
             }
             printStatus("removed \(count) cached animation\(count == 1 ? "" : "s") from \(dir)")

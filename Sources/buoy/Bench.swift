@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import LottieModel
 import LottieRender
+import Posix
 import Raster
 
 struct Bench: ParsableCommand {
@@ -42,10 +43,10 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let loadStart = DispatchTime.now().uptimeNanoseconds
+        let loadStart = Monotonic.now()
         var renderer = try loadRenderer(path: animation)
         renderer.threads = threads ?? defaultThreadCount()
-        let loadMs = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e6
+        let loadMs = (Monotonic.now() - loadStart) * 1e3
         let anim = renderer.animation
         let fitted = RenderBudget.fittedOutputSize(width: anim.width, height: anim.height)
         let width = size?.width ?? fitted.width
@@ -60,25 +61,25 @@ struct Bench: ParsableCommand {
         cpuTimes.reserveCapacity(n)
         for i in 0..<n {
             let frame = anim.inPoint + (anim.outPoint - anim.inPoint) * Double(i) / Double(max(n, 1))
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            let t0 = Monotonic.now()
             let c0 = processCPUMilliseconds()
             renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            times.append((Monotonic.now() - t0) * 1e3)
             cpuTimes.append(processCPUMilliseconds() - c0)
-            if perFrame { print(String(format: "frame=%.2f ms=%.3f", frame, times[i])) }
+            if perFrame { print(String(cFormat: "frame=%.2f ms=%.3f", frame, times[i])) }
             if i == 0, let spawnedAt {
                 // Spawn to first frame, as the peer harness measures its renderers' start-up.
-                print(String(format: "first_frame_since_spawn_ms=%.3f", Double(realtimeNanoseconds() - spawnedAt) / 1e6))
+                print(String(cFormat: "first_frame_since_spawn_ms=%.3f", Double(realtimeNanoseconds() - spawnedAt) / 1e6))
             }
         }
         let sorted = times.sorted()
         let median = sorted[sorted.count / 2]
         let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
         let reuse = renderer.coverageReuse
-        print(String(format: "load_ms=%.2f size=%dx%d mode=%@ threads=%d coverage_reused=%d/%d", loadMs, width, height,
-                     contentMode.rawValue, renderer.threads, reuse.hits, reuse.hits + reuse.misses))
+        print(String(cFormat: "load_ms=%.2f size=%ldx%ld mode=", loadMs, width, height) + contentMode.rawValue
+              + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses))
         let cpuMedian = cpuTimes.sorted()[cpuTimes.count / 2]
-        print(String(format: "bench: median_ms_per_frame=%.3f p95_ms=%.3f frames=%d cpu_median_ms_per_frame=%.3f",
+        print(String(cFormat: "bench: median_ms_per_frame=%.3f p95_ms=%.3f frames=%ld cpu_median_ms_per_frame=%.3f",
                      median, p95, n, cpuMedian))
     }
 }

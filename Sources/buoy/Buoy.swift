@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Posix
 
 /// The `buoy` command line. Each subcommand lives in its own file.
@@ -30,16 +31,16 @@ struct Buoy: ParsableCommand {
             var command = try parseAsRoot(try withConfigFile(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch let error as CommandFailure {
-            FileHandle.standardError.write(Data("buoy: \(error.message)\n".utf8))
-            Foundation.exit(error.exitCode)
+            FileHandleWriter.stderr("buoy: \(error.message)\n")
+            Glibc.exit(error.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(1)
+            FileHandleWriter.stderr(fullMessage(for: error) + "\n")
+            Glibc.exit(1)
         }
     }
 }

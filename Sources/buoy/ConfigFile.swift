@@ -1,6 +1,5 @@
-import Foundation
+import FoundationEssentials
 import LottieRender
-import TOMLKit
 
 /// `/etc/buoy/buoy.toml` for `buoy run`: the same settings as the flags, which override it;
 /// a `--url` on the command line replaces the file's downloads (see `withConfigFile`).
@@ -13,7 +12,7 @@ import TOMLKit
 ///     output = "/var/lib/update.img"
 ///     sha256 = "…"         # 64 hex digits, url:URL of a .sha256 file, or none
 ///
-/// Parsed by TOMLKit (toml++): the whole of TOML. Every value is checked against
+/// Parsed by `TOMLReader`: the whole of TOML 1.0. Every value is checked against
 /// `ConfigSchema` here, so a mistake is reported as `FILE:LINE: KEY: …`.
 /// deploy/buoy.toml.example lists every key.
 enum ConfigFile {
@@ -34,9 +33,9 @@ enum ConfigFile {
         let text = try read(path)
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
+            table = try TOMLReader.parse(text)
         } catch let error as TOMLParseError {
-            throw CommandFailure.badArguments("\(path):\(error.source.begin.line): \(error.description)")
+            throw CommandFailure.badArguments("\(path):\(error.line): \(error.reason)")
         }
         return try ConfigReader(path: path, lines: ConfigLines(text: text)).arguments(of: table)
     }
@@ -47,13 +46,13 @@ enum ConfigFile {
         }
         guard data.count <= maxBytes else { throw CommandFailure.badArguments("\(path): larger than \(maxBytes) bytes; not a config file") }
         guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure.badArguments("\(path): not UTF-8 text") }
-        // The parser takes a C string: a NUL would silently end the file there.
+        // A NUL is no character of a config file; refused with its line before parsing.
         if let nul = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.contains("\0") }) {
             throw CommandFailure.badArguments("\(path):\(nul + 1): a NUL character")
         }
-        // Nor may an escaped one: TOMLKit hands strings over as C strings, cut at a NUL.
+        // Nor may an escaped one: paths and URLs go to C functions, which would cut them there.
         if let escaped = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: {
-            $0.range(of: #"\\(u0000|U00000000)"#, options: .regularExpression) != nil
+            $0.contains(#"\u0000"#) || $0.contains(#"\U00000000"#)
         }) {
             throw CommandFailure.badArguments("\(path):\(escaped + 1): a NUL character (\\u0000) in a string")
         }
@@ -80,7 +79,7 @@ struct ConfigReader {
         var result = ConfigFile.Arguments()
         var seen: [String: Int?] = [:]
         for (raw, line) in ordered(root, in: "") {
-            let name = raw.replacingOccurrences(of: "_", with: "-")
+            let name = raw.replacing("_", with: "-")
             guard let value = root[raw] else { continue }
             if name == "download" {
                 result.downloads = try downloads(value, line: line)
@@ -95,9 +94,9 @@ struct ConfigReader {
         return result
     }
 
-    func setting(_ raw: String, _ value: TOMLValueConvertible?, line: Int?, section: String?,
+    func setting(_ raw: String, _ value: TOMLValue?, line: Int?, section: String?,
                  seen: inout [String: Int?], into settings: inout [String]) throws {
-        let name = raw.replacingOccurrences(of: "_", with: "-")
+        let name = raw.replacing("_", with: "-")
         guard let key = ConfigSchema.key(named: name), section == nil || key.section == section else {
             throw fail(line, unknownKeyMessage(raw, name: name, section: section))
         }
@@ -118,7 +117,7 @@ struct ConfigReader {
         return "unknown key \(raw)\(section.map { " in [\($0)]" } ?? "")\(hint)"
     }
 
-    func downloads(_ value: TOMLValueConvertible, line: Int?) throws -> [[String]] {
+    func downloads(_ value: TOMLValue, line: Int?) throws -> [[String]] {
         guard let tables = value.array else { throw fail(line, "download: expected [[download]] tables") }
         return try tables.enumerated().map { index, element in
             let headerLine = lines.header("download", occurrence: index)
@@ -150,7 +149,7 @@ struct ConfigReader {
 
 /// One TOML value as the text of its flag, or what is wrong with it.
 enum ConfigValue {
-    static func argument(_ value: TOMLValueConvertible, for key: ConfigKey, raw: String, fail: (String) -> CommandFailure) throws -> String {
+    static func argument(_ value: TOMLValue, for key: ConfigKey, raw: String, fail: (String) -> CommandFailure) throws -> String {
         func wrong() -> CommandFailure { fail("\(raw): expected \(key.expected), found \(describe(value))") }
         func checked(_ number: Double, _ text: String) throws -> String {
             if let problem = key.check?(number) { throw fail("\(raw) = \(text): \(problem)") }
@@ -180,7 +179,7 @@ enum ConfigValue {
         }
     }
 
-    static func codes(_ value: TOMLValueConvertible, fail: () -> CommandFailure) throws -> String {
+    static func codes(_ value: TOMLValue, fail: () -> CommandFailure) throws -> String {
         if let text = value.string { return text }
         guard let array = value.array, !array.isEmpty else { throw fail() }
         return try array.map { element -> String in
@@ -194,15 +193,5 @@ enum ConfigValue {
     }
 
     /// What a value is, in TOML's words, for an error message.
-    static func describe(_ value: TOMLValueConvertible) -> String {
-        switch value.type {
-        case .string: return "a string"
-        case .int: return "an integer"
-        case .double: return "a float"
-        case .bool: return "a boolean"
-        case .array: return "an array"
-        case .table: return "a table"
-        case .date, .time, .dateTime: return "a date or time"
-        }
-    }
+    static func describe(_ value: TOMLValue) -> String { value.kindDescription }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Posix
 
 /// Where a key sits in a config file's text. The parser keeps no positions for values, so the
 /// line is found by a light scan of the lines: headers (`[x]`, `[[x]]`) and `key =` starts.
@@ -25,8 +25,8 @@ struct ConfigLines {
     static func headerName(_ line: Substring) -> String? {
         let inner = line.drop { $0 == "[" }
         guard let close = inner.firstIndex(of: "]") else { return nil }
-        let name = inner[..<close].trimmingCharacters(in: .whitespaces)
-        return name.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "_", with: "-")
+        let name = inner[..<close].trimmingWhitespace(lineEnds: false)
+        return name.replacing("\"", with: "").replacing("'", with: "").replacing("_", with: "-")
     }
 
     /// The 1-based line of `key = …` under the header (its `occurrence`-th instance for `[[x]]`).
@@ -39,7 +39,7 @@ struct ConfigLines {
             }
         }
         // A top-level key written as a section header (`[screen]`).
-        if header.isEmpty { return headers.first { $0.name == key.replacingOccurrences(of: "_", with: "-") }?.line }
+        if header.isEmpty { return headers.first { $0.name == key.replacing("_", with: "-") }?.line }
         return nil
     }
 

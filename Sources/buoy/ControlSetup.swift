@@ -1,5 +1,5 @@
 import Control
-import Foundation
+import Glibc
 
 /// What `buoy run --socket` prepares before serving the socket.
 enum ControlSetup {

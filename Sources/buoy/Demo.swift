@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import Download
+import Posix
 import Raster
 
 /// `buoy demo`: the whole download screen with nothing but this machine: a throttled HTTP
@@ -36,26 +38,26 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         let server = try ThrottledServer(size: bytes, rate: rate)
-        let frames = (output as NSString).appendingPathComponent("frames")
+        let frames = PathName.join(output, "frames")
         try? FileManager.default.removeItem(atPath: frames)
         do { try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true) } catch {
-            throw CommandFailure.output("cannot create \(frames): \(error.localizedDescription)")
+            throw CommandFailure.output("cannot create \(frames): \(SystemError.reason(of: error))")
         }
-        let payload = (output as NSString).appendingPathComponent("payload.bin")
+        let payload = PathName.join(output, "payload.bin")
         try? FileManager.default.removeItem(atPath: payload)
         printStatus("serving \(bytes) bytes at \(rate) bytes/s on http://127.0.0.1:\(server.port)/payload.bin")
         let run = try Run.parse(["--url", "http://127.0.0.1:\(server.port)/payload.bin", "--output", payload,
                                  "--sha256", server.sha256, "--display", "headless:\(frames)", "--size", "\(size.width)x\(size.height)",
-                                 "--fps", String(fps), "--trace", (output as NSString).appendingPathComponent("trace.jsonl")]
+                                 "--fps", String(fps), "--trace", PathName.join(output, "trace.jsonl")]
                                 + (language.map { ["--language", $0] } ?? []))
         try run.run()
         var apng = APNGWriter(width: size.width, height: size.height, fps: fps)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: frames)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
         for name in names {
-            let image = try PNG.read(path: (frames as NSString).appendingPathComponent(name))
+            let image = try PNG.read(path: PathName.join(frames, name))
             try apng.add(Surface(image: image))
         }
-        let preview = (output as NSString).appendingPathComponent("preview.png")
+        let preview = PathName.join(output, "preview.png")
         do { try apng.write(to: preview) } catch { throw CommandFailure.output("\(error)") }
         printStatus("\(names.count) frames; animated preview: \(preview) (open it in a web browser)")
     }
@@ -91,8 +93,7 @@ final class ThrottledServer: @unchecked Sendable {
         guard fd >= 0, ok else { throw CommandFailure.output("cannot listen on 127.0.0.1:\(requested)") }
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in self.serve() }
-        thread.start()
+        _ = try PosixThread(name: "buoy-demo-http") { [self] in self.serve() }
     }
 
     private func serve() {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Control
 import Download
-import Foundation
+import FoundationEssentials
+import Glibc
 import Posix
 
 /// `buoy fetch`: a download from the shell, with the same guarantees as the screen's (a
@@ -73,7 +74,7 @@ struct Fetch: ParsableCommand {
         let session = DownloadSession(requests: [DownloadRequest(url: url, destination: output, sha256: sha256, allowsFileScheme: true)], policy: policy)
         let stop = StopRequest()
         let tty = isatty(STDERR_FILENO) != 0
-        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Monotonic.now())
+        let bar = TerminalBar(name: PathName.last(output), started: Monotonic.now())
         var meter = RateMeter()
         var lastReport = -Double.infinity
         func report(_ s: DownloadStatus, final: Bool) {
@@ -108,15 +109,29 @@ struct Fetch: ParsableCommand {
     /// DIR/<the URL's last path segment>, decided before anything is downloaded; a URL without
     /// a usable name there is refused up front.
     static func resolveOutput(_ output: String, url: String, localDirectory: Bool) throws -> String {
-        var isDirectory: ObjCBool = false
-        let existingDirectory = localDirectory && FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+        var status = stat()
+        let existingDirectory = localDirectory && stat(output, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         guard output.hasSuffix("/") || existingDirectory else { return output }
-        let name = URLComponents(string: url)?.path.split(separator: "/").last.map(String.init)?.removingPercentEncoding ?? ""
+        let name = URLComponents(string: url)?.path.split(separator: "/").last.flatMap { percentDecoded(String($0)) } ?? ""
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.hasPrefix("."),
               !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw CommandFailure.badArguments("-o \(output) is a directory and \(url) names no file to put in it; give -o \(output)\(output.hasSuffix("/") ? "" : "/")NAME")
         }
         return (output.hasSuffix("/") ? output : output + "/") + name
+    }
+
+    /// `%XX` escapes decoded, as Foundation's `removingPercentEncoding` decodes them: nil for a
+    /// `%` without two hex digits after it, or bytes that are not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            rest = rest.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Hands the download to the daemon and follows its progress events.
@@ -131,7 +146,7 @@ struct Fetch: ParsableCommand {
         // refusal is read below like any other answer.
         do { try client.send(request) } catch {}
         let tty = isatty(STDERR_FILENO) != 0
-        let bar = TerminalBar(name: (output as NSString).lastPathComponent, started: Monotonic.now())
+        let bar = TerminalBar(name: PathName.last(output), started: Monotonic.now())
         while let event = client.next(timeout: 120) {
             let name = event["event"] as? String ?? ""
             let final = name == "done" || name == "failed"
@@ -180,17 +195,17 @@ enum ProgressReport {
         let received = status?.received ?? 0
         let expected = status?.expected
         e["received"] = Int(received)
-        e["expected"] = expected.map { Int($0) as Any } ?? NSNull()
-        e["fraction"] = status?.fraction.map { ($0 * 10000).rounded() / 10000 as Any } ?? NSNull()
+        e["expected"] = expected.map { Int($0) as Any } ?? ControlJSON.null
+        e["fraction"] = status?.fraction.map { ($0 * 10000).rounded() / 10000 as Any } ?? ControlJSON.null
         // A failed or cancelled job will not finish: no time left to show.
         if let expected, rate > 0, received < expected, !["failed", "cancelled", "error"].contains(state) {
             e["eta"] = (Double(expected - received) / rate).rounded()
         } else {
-            e["eta"] = NSNull()
+            e["eta"] = ControlJSON.null
         }
         e["files"] = (status?.files ?? []).map { file -> [String: Any] in
             var f: [String: Any] = ["url": file.request.url, "output": file.request.shownDestination, "state": fileState(file),
-                                    "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? NSNull()]
+                                    "received": Int(file.received), "expected": file.expected.map { Int($0) as Any } ?? ControlJSON.null]
             if case .failed(let error) = file.state { f["error"] = "\(error)" }
             if file.cached { f["cached"] = true }
             return f
@@ -212,17 +227,16 @@ enum ProgressReport {
     }
 
     static func printJSON(_ event: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]) else { return }
-        print(String(decoding: data, as: UTF8.self))
+        guard let line = ControlJSON.line(event) else { return }
+        print(line)
         fflush(nil)  // every stream: naming `stdout` (a C global) is not concurrency-safe
     }
 
-    /// A JSON number as decoded (NSNumber) or as built here (Int, Double); nil for null.
+    /// A JSON number as decoded or as built here (Int, Double); nil for null.
     static func number(_ value: Any?) -> Double? {
         switch value {
         case let v as Int: return Double(v)
         case let v as Double: return v
-        case let v as NSNumber: return v.doubleValue
         default: return nil
         }
     }

@@ -1,5 +1,5 @@
 import Display
-import Foundation
+import Glibc
 import Kiosk
 import LottieRender
 import Player
@@ -102,11 +102,11 @@ final class FrameWorker: @unchecked Sendable {
     private let start: Double
     private let wallStart = Monotonic.now()
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var pending: Job?
     private var finished: Result?
     private var stopping = false
-    private var thread: Thread?
+    private var thread: PosixThread?
 
     init(presenter: Presenter, viewport: Viewport, clock: VirtualClock, trace: FrameTrace?, waker: Waker, background: Color = .black,
          pacesFilesToWallClock: Bool = true, warningPrefix: String = "", text: ScreenTextOptions = ScreenTextOptions(),
@@ -130,11 +130,8 @@ final class FrameWorker: @unchecked Sendable {
     /// Whether the animation has the property the download drives (before the thread starts).
     var drivesProperty: Bool { (scene as? DownloadScreen)?.drivesProperty ?? false }
 
-    func startThread() {
-        let thread = Thread { [self] in self.work() }
-        thread.name = "buoy-frames"
-        thread.start()
-        self.thread = thread
+    func startThread() throws {
+        thread = try PosixThread(name: "buoy-frames") { [self] in self.work() }
     }
 
     /// Hands the next frame to the thread (the previous one must be finished).
@@ -159,12 +156,8 @@ final class FrameWorker: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.signal()
-        while thread != nil && !(thread!.isFinished) {
-            condition.unlock()
-            usleep(1000)
-            condition.lock()
-        }
         condition.unlock()
+        thread?.join()
     }
 
     private func work() {

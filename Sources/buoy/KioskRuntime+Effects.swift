@@ -1,7 +1,8 @@
 import Control
 import Display
 import Download
-import Foundation
+import FoundationEssentials
+import Glibc
 import Input
 import Kiosk
 import Posix
@@ -22,7 +23,7 @@ extension KioskRuntime {
                 jobDirty = true
             case .showMessage(let text):
                 // Logged when it changes; a failure's line carries its reason and the hint.
-                if logsStatusLine(text) { printStatus(text.replacingOccurrences(of: "\n", with: " — ")) }
+                if logsStatusLine(text) { printStatus(text.replacing("\n", with: " — ")) }
                 message = text
                 promptLine = StatusLine(text: text, width: presenter.width, height: presenter.height)
                 job.commands.append(.message(text))

@@ -1,7 +1,8 @@
 import Control
 import Display
 import Download
-import Foundation
+import FoundationEssentials
+import Glibc
 import Input
 import Kiosk
 import Posix
@@ -96,7 +97,7 @@ final class KioskRuntime {
         if let fifo { try loop.watch(fifo.fd, name: fifo.path) }
         try syncWatches()
         if animationRefresh != nil { timers.set(.animationRefresh, at: 0) }
-        frames.startThread()
+        try frames.startThread()
         defer { frames.stop() }
         perform(controller.handle(.start, at: Monotonic.now()))
         while controller.outcome == nil {

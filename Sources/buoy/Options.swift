@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kiosk
 import LottieRender
+import Posix
 import Raster
 
 /// `WxH`, e.g. `1920x1080`; each side at most `RenderBudget.maxOutputSide`.
@@ -40,7 +41,7 @@ struct Background: ExpressibleByArgument {
     var defaultValueDescription: String {
         guard color.a > 0 else { return "transparent" }
         func byte(_ v: Double) -> Int { Int((min(1, max(0, v)) * 255).rounded()) }
-        return String(format: "#%02X%02X%02X", byte(color.r), byte(color.g), byte(color.b))
+        return String(cFormat: "#%02lX%02lX%02lX", byte(color.r), byte(color.g), byte(color.b))
     }
 }
 

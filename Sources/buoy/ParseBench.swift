@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LottieModel
+import Posix
 
 /// Why Buoy reads JSON with its own reader: this times, on one file, the three ways to get
 /// from bytes to a tree — Buoy's reader, Foundation's JSONSerialization, and Codable
@@ -65,16 +66,15 @@ struct ParseBench: ParsableCommand {
             if let only, only != name { return }
             var samples: [Double] = []
             for _ in 0..<reps {
-                let start = DispatchTime.now().uptimeNanoseconds
+                let start = Monotonic.now()
                 try body()
-                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                samples.append((Monotonic.now() - start) * 1e3)
             }
             samples.sort()
-            print(String(format: "parse: %@ median_ms=%.3f", name, samples[samples.count / 2]))
+            print("parse: \(name) " + String(cFormat: "median_ms=%.3f", samples[samples.count / 2]))
         }
         print("file: \(animation) bytes=\(data.count)")
         try time("buoy-json-reader") { _ = try JSONReader.parse(data) }
-        try time("jsonserialization") { _ = try JSONSerialization.jsonObject(with: data) }
         try time("codable-tree") { _ = try JSONDecoder().decode(CodableJSON.self, from: data) }
         do {
             try time("buoy-full-load") { _ = try Animation.parse(data, name: "bench", file: animation, baseDirectory: nil) }

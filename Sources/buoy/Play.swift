@@ -1,6 +1,6 @@
 import ArgumentParser
 import Display
-import Foundation
+import Glibc
 import LottieModel
 import LottieRender
 import Player
@@ -156,21 +156,21 @@ struct PlaybackFigures {
         missed += shown.missed
         stillSince = !result.animating && result.state != .done ? (Monotonic.now(), ProcessClock.cpuSeconds()) : nil
         guard first == nil else { return }
-        let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(format: "%.1f ms after process start, ", $0 * 1000) } ?? ""
+        let sinceStart = ProcessClock.secondsSinceProcessStart().map { String(cFormat: "%.1f ms after process start, ", $0 * 1000) } ?? ""
         printStatus("first frame on screen " + sinceStart
-                    + String(format: "%.1f ms after opening the display, on ", (Monotonic.now() - opened) * 1000) + presenter.description)
+                    + String(cFormat: "%.1f ms after opening the display, on ", (Monotonic.now() - opened) * 1000) + presenter.description)
         first = (shown.time, ProcessClock.cpuSeconds())
     }
 
     func summary(writesFiles: Bool) -> String? {
         if let stillSince, !writesFiles {
-            return String(format: "held a still picture %.2f s: %d frames presented after the first (each a change of the picture), CPU %.3f s",
+            return String(cFormat: "held a still picture %.2f s: %ld frames presented after the first (each a change of the picture), CPU %.3f s",
                           Monotonic.now() - stillSince.time, max(0, frames - 1), ProcessClock.cpuSeconds() - stillSince.cpu)
         }
         guard let first, frames > 1, !writesFiles else { return nil }
         let after = frames - 1
         let seconds = Monotonic.now() - first.time
-        return String(format: "presented %d frames in %.2f s after the first (%.1f per second), %d refreshes missed, CPU %.2f ms per frame",
+        return String(cFormat: "presented %ld frames in %.2f s after the first (%.1f per second), %ld refreshes missed, CPU %.2f ms per frame",
                       after, seconds, Double(after) / max(seconds, 1e-9), missed, (ProcessClock.cpuSeconds() - first.cpu) * 1000 / Double(after))
     }
 }

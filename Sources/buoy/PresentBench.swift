@@ -1,7 +1,8 @@
 import ArgumentParser
 import Display
-import Foundation
+import Glibc
 import LottieRender
+import Posix
 import Raster
 
 /// `buoy present-bench`: what putting a frame into a display buffer costs, the way DRM and
@@ -91,11 +92,11 @@ struct PresentBench: ParsableCommand {
             }
         }
         func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(max(1, xs.count)) }
-        print(String(format: "present: size=%dx%d format=%@ rotate=%d frames=%d pitch=%d render_cpu_ms_per_frame=%.3f",
-                     size.width, size.height, format.rawValue, rotate, count, pitch, mean(figures.render)))
-        print(String(format: "present: reference_cpu_ms_per_frame=%.3f region_cpu_ms_per_frame=%.3f pixels_written=%.1f%% identical=%@",
-                     mean(figures.reference), mean(figures.region), 100 * Double(figures.written) / Double(count * w * h),
-                     figures.identical ? "yes" : "NO"))
+        print(String(cFormat: "present: size=%ldx%ld format=", size.width, size.height) + format.rawValue
+              + String(cFormat: " rotate=%ld frames=%ld pitch=%ld render_cpu_ms_per_frame=%.3f", rotate, count, pitch, mean(figures.render)))
+        print(String(cFormat: "present: reference_cpu_ms_per_frame=%.3f region_cpu_ms_per_frame=%.3f pixels_written=%.1f%% identical=",
+                     mean(figures.reference), mean(figures.region), 100 * Double(figures.written) / Double(count * w * h))
+              + (figures.identical ? "yes" : "NO"))
         if !figures.identical { throw ExitCode(3) }
     }
 }

@@ -26,7 +26,7 @@ struct PropertyAssignment: ExpressibleByArgument {
             value = .color(RGBA(r: c.r, g: c.g, b: c.b, a: c.a))
             return
         }
-        let numbers = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let numbers = text.split(separator: ",").map { Double($0.trimmingWhitespace(lineEnds: false)) }
         guard !numbers.isEmpty, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
         let v = numbers.map { $0! }
         switch v.count {

@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LottieModel
 import LottieRender
+import Posix
 import Raster
 
 struct Render: ParsableCommand {
@@ -107,11 +108,11 @@ struct Render: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure.output("cannot create directory \(directory): \(error.localizedDescription)")
+            throw CommandFailure.output("cannot create directory \(directory): \(SystemError.reason(of: error))")
         }
         for (i, f) in frameList.enumerated() {
             let surface = renderer.render(frame: f, viewport: viewport, background: background.color)
-            try writePNG(surface, to: (directory as NSString).appendingPathComponent(String(format: "frame-%06d.png", i)))
+            try writePNG(surface, to: PathName.join(directory, String(cFormat: "frame-%06ld.png", i)))
         }
     }
 
@@ -153,7 +154,7 @@ struct Render: ParsableCommand {
 }
 
 func defaultOutputName(for path: String, ext: String = ".png") -> String {
-    let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let base = PathName.stem(path)
     return base + ext
 }
 

@@ -2,7 +2,8 @@ import ArgumentParser
 import Control
 import Display
 import Download
-import Foundation
+import FoundationEssentials
+import Glibc
 import Input
 import Kiosk
 import LottieModel
@@ -216,7 +217,7 @@ struct Run: ParsableCommand {
     func openInput() throws -> InputWatcher? {
         guard trigger == "input" else { return nil }
         let codes = try keys.map { text -> Set<UInt32> in
-            let parsed = text.split(separator: ",").map { UInt32($0.trimmingCharacters(in: .whitespaces)) }
+            let parsed = text.split(separator: ",").map { UInt32($0.trimmingWhitespace(lineEnds: false)) }
             guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else { throw CommandFailure.badArguments("--keys: expected codes like 28,57") }
             return Set(parsed.map { $0! })
         } ?? InputWatcher.defaultCodes

@@ -1,5 +1,5 @@
 import Display
-import Foundation
+import Glibc
 import Kiosk
 
 extension Run {
@@ -36,14 +36,32 @@ func retainPicture(on presenter: Presenter) {
     }
 }
 
-/// Runs a completion command; its exit status becomes buoy's.
+/// Runs a completion command with /bin/sh; its exit status becomes buoy's (a signal's number
+/// when a signal ended it, as Foundation's `Process` gave). The shell starts with every signal
+/// at its default and none blocked, whatever buoy had set for its own loop.
 func runShell(_ command: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    do { try process.run() } catch { throw CommandFailure(message: "cannot run \(command): \(error)", exitCode: 6) }
-    process.waitUntilExit()
-    if process.terminationStatus != 0 {
-        throw CommandFailure(message: "\(command) exited with status \(process.terminationStatus)", exitCode: process.terminationStatus)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t(), none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let words: [String] = ["/bin/sh", "-c", command]
+    let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { arguments.forEach { free($0) } }
+    var pid = pid_t()
+    let error = posix_spawn(&pid, "/bin/sh", nil, &attributes, arguments, environ)
+    guard error == 0 else {
+        throw CommandFailure(message: "cannot run \(command): \(String(cString: strerror(error)))", exitCode: 6)
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift's Glibc module does not export.
+    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : status & 0x7F
+    if code != 0 {
+        throw CommandFailure(message: "\(command) exited with status \(code)", exitCode: code)
     }
 }

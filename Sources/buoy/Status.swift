@@ -1,6 +1,6 @@
 import ArgumentParser
 import Control
-import Foundation
+import Glibc
 
 /// `buoy status` and `buoy cancel`: one request to the running daemon; `buoy status --watch`
 /// follows its progress events.

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Posix
 
 /// `buoy fetch`'s progress line on a terminal, drawn from the same progress events as --json:
 ///
@@ -17,7 +18,7 @@ struct TerminalBar {
     /// For a drawer that has only the events (`buoy run`'s line): the first file's name.
     init(event: [String: Any]) {
         let output = ((event["files"] as? [[String: Any]])?.first?["output"] as? String) ?? ""
-        self.init(name: (output as NSString).lastPathComponent, started: nil)
+        self.init(name: PathName.last(output), started: nil)
     }
 
     init(name: String, started: Double?) {
@@ -69,7 +70,7 @@ struct TerminalBar {
         }
         let tail = kept.map { "  " + $0.text }.joined()
         let nameRoom = room - tail.count
-        guard nameRoom > 0 else { return Self.fit(tail.trimmingCharacters(in: .whitespaces), room) }
+        guard nameRoom > 0 else { return Self.fit(tail.trimmingWhitespace(lineEnds: false), room) }
         return Self.fit(name, nameRoom) + tail
     }
 
@@ -89,7 +90,7 @@ struct TerminalBar {
         if let fraction = ProgressReport.number(event["fraction"]) {
             let filled = min(12, max(0, Int(fraction * 12)))
             fields.append(Field(text: "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 12 - filled) + "]", priority: 0))
-            fields.append(Field(text: String(format: "%5.1f%%", fraction * 100), priority: 9))
+            fields.append(Field(text: String(cFormat: "%5.1f%%", fraction * 100), priority: 9))
         }
         fields.append(Field(text: expected.map { sizes(received, of: $0) } ?? size(received), priority: 5))
         fields.append(Field(text: size(rate) + "/s", priority: 2))
@@ -128,21 +129,21 @@ struct TerminalBar {
     ]
 
     static func size(_ bytes: Double) -> String {
-        bytes >= 1e9 ? String(format: "%.1f GB", bytes / 1e9)
-            : bytes >= 1e6 ? String(format: "%.1f MB", bytes / 1e6)
-            : bytes >= 1e3 ? String(format: "%.1f kB", bytes / 1e3) : String(format: "%.0f B", bytes)
+        bytes >= 1e9 ? String(cFormat: "%.1f GB", bytes / 1e9)
+            : bytes >= 1e6 ? String(cFormat: "%.1f MB", bytes / 1e6)
+            : bytes >= 1e3 ? String(cFormat: "%.1f kB", bytes / 1e3) : String(cFormat: "%.0f B", bytes)
     }
 
     /// `12.3/45.6 MB`, in the total's unit.
     static func sizes(_ received: Double, of total: Double) -> String {
         let (scale, unit): (Double, String) = total >= 1e9 ? (1e9, "GB") : total >= 1e6 ? (1e6, "MB") : total >= 1e3 ? (1e3, "kB") : (1, "B")
         let format = scale == 1 ? "%.0f/%.0f " : "%.1f/%.1f "
-        return String(format: format, received / scale, total / scale) + unit
+        return String(cFormat: format, received / scale, total / scale) + unit
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour.
     static func clock(_ seconds: Double) -> String {
         let s = seconds.isFinite ? Int(min(max(0, seconds), 359_999).rounded()) : 0
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600 ? String(cFormat: "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60) : String(cFormat: "%ld:%02ld", s / 60, s % 60)
     }
 }

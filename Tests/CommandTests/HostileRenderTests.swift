@@ -11,6 +11,19 @@ final class HostileRenderTests: CommandTestCase {
         return path
     }
 
+    /// A file named by one letter in the working directory: Foundation's NSString path methods
+    /// trapped on "a" (SIGILL), so `buoy render a` crashed before it read the file.
+    func testAOneLetterFileNameInTheWorkingDirectoryRenders() throws {
+        _ = try write("a", #"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":20,"h":20,"layers":[]}"#)
+        let process = Process()
+        process.executableURL = buoy
+        process.arguments = ["render", "a", "-o", "b.png"]
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        let (status, _, err) = try runToEnd(process)
+        XCTAssertEqual(status, 0, err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/b.png"))
+    }
+
     func testMalformedPartsAreWarnedAboutAndTheFileRenders() throws {
         // A layer without ip, a solid colour of "", a scale of 1.6e17 and an effect whose ty is a string.
         let path = try write("odd.json", #"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":20,"h":20,"layers":["#

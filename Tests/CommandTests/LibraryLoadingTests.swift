@@ -40,6 +40,25 @@ final class LibraryLoadingTests: CommandTestCase {
         }
     }
 
+    /// No command loads full Foundation (FoundationInternationalization, ICU, CoreFoundation):
+    /// buoy's modules use FoundationEssentials, so the static binary holds none of their code,
+    /// ICU's 35 MB of data or their conformance records. (In a debug build each is a shared
+    /// library of its own, which this test sees by name.)
+    func testNoCommandLoadsFullFoundation() throws {
+        let file = try animation()
+        let config = dir + "/buoy.toml"
+        try "[screen]\nrotate = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        for arguments in [["--version"], ["bench", file, "--count", "1", "--threads", "1"],
+                          ["render", file, "-o", dir + "/one.png"], ["run", "--config", config, "--help"]] {
+            let (status, err, libraries) = try librariesOpened(by: arguments, environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(status, 0, "\(arguments): \(err.suffix(2000))")
+            let full = libraries.filter { name in
+                ["libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU", "libCoreFoundation"].contains { name.hasPrefix($0) }
+            }
+            XCTAssertTrue(full.isEmpty, "\(arguments) loads \(full.sorted())")
+        }
+    }
+
     func testADownloadLoadsLibcurlWhenItStarts() throws {
         let (status, err, libraries) = try librariesOpened(
             by: ["fetch", base + "/file/3000", "-o", dir + "/out", "--display", "none", "--socket", dir + "/no.sock"],
