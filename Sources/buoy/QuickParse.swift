@@ -1,0 +1,127 @@
+import ArgumentParser
+
+/// A start-up fast path for the commands that draw a file (`bench`, `render`): their
+/// arguments read by a plain scan instead of ArgumentParser's.
+///
+/// Why: before `run()` ArgumentParser reflects every property of the root command and of the
+/// subcommand (`Mirror`), casts each to its protocols and instantiates each property
+/// wrapper's generic type from its mangled name. Each new type or cast scans every protocol
+/// conformance record of the binary (about 6,000): 13.6 M of the 34 M instructions a small
+/// file's `buoy bench` ran, 40 % of its start-up.
+///
+/// ArgumentParser stays the reference. The scan takes only what it reads exactly as
+/// ArgumentParser would: long options it declares (`--name VALUE`, `--name=VALUE`), flags,
+/// and positional arguments, each value converted by the same `init?(argument:)`. Anything
+/// else (help, `--version`, a short or unknown option, a repeated option, a value starting
+/// with `-`, `--`, a value refused, a `validate()` that fails) returns nil and the command
+/// line goes to ArgumentParser, so help, errors and their exit statuses are its own.
+/// `QuickParseTests` holds both to the same values for each command.
+struct QuickArguments {
+    private(set) var positionals: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// A value ArgumentParser would take but `init?(argument:)` refuses.
+    struct Refused: Error {}
+
+    /// nil when the command line has anything but `options` (taking a value), `flags` and
+    /// positional arguments, each option at most once.
+    init?(_ arguments: [String], options: Set<String>, flags flagNames: Set<String>) {
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            guard argument.hasPrefix("-") else { positionals.append(argument); continue }
+            var name = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard name.hasPrefix("--"), values[name] == nil, !flags.contains(name) else { return nil }
+            if flagNames.contains(name), inline == nil {
+                flags.insert(name)
+            } else if options.contains(name) {
+                if inline == nil {
+                    guard i < arguments.count, !arguments[i].hasPrefix("-") else { return nil }
+                    inline = arguments[i]
+                    i += 1
+                }
+                values[name] = inline
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The option's value converted as ArgumentParser converts it; nil when it is absent.
+    func value<T: ExpressibleByArgument>(_ name: String) throws -> T? {
+        guard let text = values[name] else { return nil }
+        guard let value = T(argument: text) else { throw Refused() }
+        return value
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// The command for `arguments` read by the fast path, validated; nil to let ArgumentParser
+/// read them.
+func quickCommand(_ arguments: [String]) -> ParsableCommand? {
+    guard let name = arguments.first else { return nil }
+    let rest = Array(arguments.dropFirst())
+    let command: ParsableCommand?
+    switch name {
+    case "bench": command = Bench.quickParse(rest)
+    case "render": command = Render.quickParse(rest)
+    default: command = nil
+    }
+    guard var command, (try? command.validate()) != nil else { return nil }
+    return command
+}
+
+extension Bench {
+    static func quickParse(_ arguments: [String]) -> Bench? {
+        guard let a = QuickArguments(arguments, options: ["--size", "--content-mode", "--count", "--threads", "--t0-ns"],
+                                     flags: ["--per-frame"]),
+              a.positionals.count == 1 else { return nil }
+        var bench = Bench()
+        do {
+            bench.animation = a.positionals[0]
+            bench.size = try a.value("--size")
+            bench.contentMode = try a.value("--content-mode") ?? .fit
+            bench.count = try a.value("--count")
+            bench.threads = try a.value("--threads")
+            bench.perFrame = a.flag("--per-frame")
+            bench.spawnedAt = try a.value("--t0-ns")
+        } catch {
+            return nil
+        }
+        return bench
+    }
+}
+
+extension Render {
+    /// `--set` (repeatable) and `-o` are left to ArgumentParser.
+    static func quickParse(_ arguments: [String]) -> Render? {
+        guard let a = QuickArguments(arguments, options: ["--output", "--frame", "--progress", "--frames", "--size", "--content-mode",
+                                                          "--background", "--batch", "--threads"], flags: []),
+              a.positionals.count <= 1 else { return nil }
+        var render = Render()
+        do {
+            render.animation = a.positionals.first
+            render.output = try a.value("--output")
+            render.frame = try a.value("--frame")
+            render.progress = try a.value("--progress")
+            render.frames = try a.value("--frames")
+            render.size = try a.value("--size")
+            render.contentMode = try a.value("--content-mode") ?? .fit
+            render.background = try a.value("--background") ?? Background(color: .clear)
+            render.batch = try a.value("--batch")
+            render.assignments = []
+            render.threads = try a.value("--threads")
+        } catch {
+            return nil
+        }
+        return render
+    }
+}
