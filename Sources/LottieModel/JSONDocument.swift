@@ -7,81 +7,80 @@
 /// the load ends. Each entry knows its parent and its place there, so a JSON path is spelled
 /// out only when an error or a warning names it (`path(of:)`), never while loading.
 final class JSONDocument: @unchecked Sendable {  // immutable once read
-    /// The JSON text; strings without escapes are read from it in place.
-    let bytes: [UInt8]
-    /// Strings that had escapes, decoded (the text stays as it was, for error line counts).
-    let unescaped: [UInt8]
     /// Values in document order; a container's members follow it (an object's as key, value).
-    /// Constants (`let`), so that reading them needs no exclusivity check.
-    let entries: [JSONEntry]
+    /// Owned memory read through a pointer: the lookups that run for nearly every member the
+    /// model reads take no reference counts and no exclusivity checks.
+    let entries: UnsafeBufferPointer<JSONEntry>
+    /// The JSON text, then the strings that had escapes, decoded (the text itself stays as it
+    /// was, for the line numbers of errors). A string entry is a span of it.
+    private let text: UnsafeBufferPointer<UInt8>
     /// What the load of this document skipped, defaulted or clamped.
     let log: ParseLog
 
     /// Reads `bytes`; throws the `JSONSyntaxError` the reference reader gives for the same text.
-    init(bytes: [UInt8], log: ParseLog = ParseLog()) throws {
-        self.bytes = bytes
+    init(bytes: UnsafeRawBufferPointer, log: ParseLog = ParseLog()) throws {
         self.log = log
+        let source = bytes.bindMemory(to: UInt8.self)
         var entries: [JSONEntry] = []
         var unescaped: [UInt8] = []
         // Lottie files have about one value per 4 to 6 bytes: mostly one allocation, no copy.
-        entries.reserveCapacity(bytes.count / 4 + 16)
-        try bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONTapeReader(bytes: buffer)
-            reader.skipWhitespace()
-            try reader.value(parent: JSONEntry.noParent, ordinal: 0, depth: 0, into: &entries, unescaped: &unescaped)
-            reader.skipWhitespace()
-            guard reader.index == buffer.count else { throw reader.error("unexpected data after the end of the document") }
-        }
-        self.entries = entries
-        self.unescaped = unescaped
+        entries.reserveCapacity(source.count / 4 + 16)
+        var reader = JSONTapeReader(bytes: source)
+        reader.skipWhitespace()
+        try reader.value(parent: JSONEntry.noParent, ordinal: 0, depth: 0, into: &entries, unescaped: &unescaped)
+        reader.skipWhitespace()
+        guard reader.index == source.count else { throw reader.error("unexpected data after the end of the document") }
+        // Decoded strings follow the text.
+        for k in entries.indices where entries[k].kind == .escapedString { entries[k].shiftStart(by: source.count) }
+        let ownedEntries = UnsafeMutableBufferPointer<JSONEntry>.allocate(capacity: entries.count)
+        _ = ownedEntries.initialize(from: entries)
+        let ownedText = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: source.count + unescaped.count)
+        _ = ownedText.initialize(from: source)
+        _ = UnsafeMutableBufferPointer(rebasing: ownedText[source.count...]).initialize(from: unescaped)
+        self.entries = UnsafeBufferPointer(ownedEntries)
+        text = UnsafeBufferPointer(ownedText)
+    }
+
+    /// Reads `bytes` (the document keeps its own copy).
+    static func read(_ bytes: [UInt8]) throws -> JSONDocument {
+        try bytes.withUnsafeBytes { try JSONDocument(bytes: $0) }
+    }
+
+    deinit {
+        entries.deallocate()
+        text.deallocate()
     }
 
     /// The bytes of the string or key at `index`.
     @inline(__always)
-    func withStringBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func stringBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let entry = entries[index]
-        let source = entry.kind == .escapedString ? unescaped : bytes
-        return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[entry.start..<(entry.start + entry.length)])) }
+        return UnsafeBufferPointer(rebasing: text[entry.start..<(entry.start + entry.length)])
     }
 
     func string(_ index: Int) -> String {
-        withStringBytes(index) { String(decoding: $0, as: UTF8.self) }
+        String(decoding: stringBytes(index), as: UTF8.self)
     }
 
     /// The member `key` of the object at `index` (null members included), first match wins.
-    /// Keys are compared byte by byte in the text, through pointers: this runs for nearly
-    /// every member the model reads.
+    /// Keys are compared byte by byte in the text: this runs for nearly every member the
+    /// model reads.
     func member(_ index: Int, _ key: String) -> Int? {
+        guard entries[index].kind == .object else { return nil }
         var key = key
         return key.withUTF8 { wanted in
-            withBuffers { entries, text, decoded in
-                guard entries[index].kind == .object else { return nil }
-                var i = index + 1
-                for _ in 0..<entries[index].count {
-                    let entry = entries[i]
-                    if entry.length == wanted.count {
-                        let source = entry.kind == .escapedString ? decoded : text
-                        var same = true
-                        for k in 0..<wanted.count where source[entry.start + k] != wanted[k] {
-                            same = false
-                            break
-                        }
-                        if same { return i + 1 }
-                    }
-                    let value = entries[i + 1]
-                    i = value.kind.isContainer ? value.end : i + 2
+            var i = index + 1
+            for _ in 0..<entries[index].count {
+                let entry = entries[i]
+                if entry.length == wanted.count {
+                    var k = 0
+                    while k < wanted.count, text[entry.start + k] == wanted[k] { k += 1 }
+                    if k == wanted.count { return i + 1 }
                 }
-                return nil
+                let value = entries[i + 1]
+                i = value.kind.isContainer ? value.end : i + 2
             }
-        }
-    }
-
-    @inline(__always)
-    private func withBuffers<R>(_ body: (UnsafeBufferPointer<JSONEntry>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> R) -> R {
-        entries.withUnsafeBufferPointer { entries in
-            bytes.withUnsafeBufferPointer { text in
-                unescaped.withUnsafeBufferPointer { decoded in body(entries, text, decoded) }
-            }
+            return nil
         }
     }
 
@@ -169,6 +168,8 @@ struct JSONEntry {
     var count: Int { Int(payload >> 32) }
 
     static func pair(_ low: Int, _ high: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: low)) | UInt64(UInt32(truncatingIfNeeded: high)) << 32 }
+
+    mutating func shiftStart(by offset: Int) { payload = Self.pair(start + offset, length) }
 
     /// A container is written before its members; its end and count are filled in after them.
     mutating func close(end: Int, count: Int) { payload = Self.pair(end, count) }

@@ -14,12 +14,16 @@ struct JSONTapeReader {
         return JSONSyntaxError(offset: index, line: line, reason: reason)
     }
 
+    // The scanning loops below work on a local copy of `index` (kept in a register) and
+    // store it back once.
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            let c = bytes[index]
-            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { index += 1 } else { break }
+        var i = index
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
         }
+        index = i
     }
 
     mutating func value(parent: Int, ordinal: Int, depth: Int, into entries: inout [JSONEntry], unescaped: inout [UInt8]) throws {
@@ -112,26 +116,32 @@ struct JSONTapeReader {
     /// The number at `index`, exactly as `JSONReader` reads it.
     mutating func number() throws -> Double {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
+        var i = index
+        let n = bytes.count
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let integerStart = i
         var v = 0
-        while index < bytes.count, bytes[index] &- 0x30 < 10 { v = v &* 10 &+ Int(bytes[index] &- 0x30); index += 1 }
-        guard index > integerStart else { throw error("invalid number") }
+        while i < n, bytes[i] &- 0x30 < 10 { v = v &* 10 &+ Int(bytes[i] &- 0x30); i += 1 }
+        index = i
+        guard i > integerStart else { throw error("invalid number") }
         var fractionDigits = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < bytes.count, bytes[index] &- 0x30 < 10 { v = v &* 10 &+ Int(bytes[index] &- 0x30); index += 1; fractionDigits += 1 }
+        if i < n, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < n, bytes[i] &- 0x30 < 10 { v = v &* 10 &+ Int(bytes[i] &- 0x30); i += 1; fractionDigits += 1 }
+            index = i
             guard fractionDigits > 0 else { throw error("invalid number") }
         }
         var hasExponent = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if i < n, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             hasExponent = true
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            let exponentStart = index
-            while index < bytes.count, bytes[index] &- 0x30 < 10 { index += 1 }
-            guard index > exponentStart else { throw error("invalid number") }
+            i += 1
+            if i < n, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let exponentStart = i
+            while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
+            index = i
+            guard i > exponentStart else { throw error("invalid number") }
         }
+        index = i
         // At most 16 characters and no exponent: at most 15 significant digits, so the digits
         // as an integer and the power of ten are exact doubles and one division rounds right
         // (the reference's rule); the rest goes through strtod.
@@ -149,22 +159,26 @@ struct JSONTapeReader {
     /// A string or key: its place in the text, or when it has escapes, its decoded bytes
     /// appended to `unescaped`.
     mutating func string(parent: Int, ordinal: Int, unescaped: inout [UInt8]) throws -> JSONEntry {
-        index += 1
-        let start = index
+        let start = index + 1
+        var i = start
         var plain = true
-        while index < bytes.count {
-            let c = bytes[index]
+        while i < bytes.count {
+            let c = bytes[i]
             if c == UInt8(ascii: "\"") {
                 if plain {
-                    index += 1
-                    return JSONEntry(kind: .string, parent: parent, ordinal: ordinal, payload: JSONEntry.pair(start, index - 1 - start))
+                    index = i + 1
+                    return JSONEntry(kind: .string, parent: parent, ordinal: ordinal, payload: JSONEntry.pair(start, i - start))
                 }
                 break
             }
-            if c == UInt8(ascii: "\\") { plain = false; index += 2; continue }
-            if c < 0x20 { throw error("control character inside a string") }
-            index += 1
+            if c == UInt8(ascii: "\\") { plain = false; i += 2; continue }
+            if c < 0x20 {
+                index = i
+                throw error("control character inside a string")
+            }
+            i += 1
         }
+        index = i
         guard index < bytes.count else { throw error("unterminated string (truncated file?)") }
         let decodedStart = unescaped.count
         try JSONReader.unescape(bytes, from: start, to: index, into: &unescaped) { self.error($0) }

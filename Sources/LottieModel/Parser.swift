@@ -41,7 +41,7 @@ extension Animation {
         }
         guard !data.isEmpty else { throw ParseError(file: file, jsonPath: "", reason: "the file is empty") }
         let document: JSONDocument
-        do { document = try JSONDocument(bytes: [UInt8](data)) } catch let error as JSONSyntaxError {
+        do { document = try data.withUnsafeBytes { try JSONDocument(bytes: $0) } } catch let error as JSONSyntaxError {
             throw ParseError(file: file, jsonPath: "", reason: error.description)
         }
         var parser = LottieParser(baseDirectory: baseDirectory, limits: limits)

@@ -18,15 +18,17 @@ import ArgumentParser
 /// `QuickParseTests` holds both to the same values for each command.
 struct QuickArguments {
     private(set) var positionals: [String] = []
-    private var values: [String: String] = [:]
-    private var flags: Set<String> = []
+    // Arrays, searched in order: a handful of names, and no Set or Dictionary (whose first
+    // use seeds the hasher: a third of a million instructions at start).
+    private var values: [(name: String, value: String)] = []
+    private var flags: [String] = []
 
     /// A value ArgumentParser would take but `init?(argument:)` refuses.
     struct Refused: Error {}
 
     /// nil when the command line has anything but `options` (taking a value), `flags` and
     /// positional arguments, each option at most once.
-    init?(_ arguments: [String], options: Set<String>, flags flagNames: Set<String>) {
+    init?(_ arguments: [String], options: [String], flags flagNames: [String]) {
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -38,16 +40,16 @@ struct QuickArguments {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            guard name.hasPrefix("--"), values[name] == nil, !flags.contains(name) else { return nil }
+            guard name.hasPrefix("--"), !values.contains(where: { $0.name == name }), !flags.contains(name) else { return nil }
             if flagNames.contains(name), inline == nil {
-                flags.insert(name)
+                flags.append(name)
             } else if options.contains(name) {
                 if inline == nil {
                     guard i < arguments.count, !arguments[i].hasPrefix("-") else { return nil }
                     inline = arguments[i]
                     i += 1
                 }
-                values[name] = inline
+                values.append((name, inline ?? ""))
             } else {
                 return nil
             }
@@ -56,7 +58,7 @@ struct QuickArguments {
 
     /// The option's value converted as ArgumentParser converts it; nil when it is absent.
     func value<T: ExpressibleByArgument>(_ name: String) throws -> T? {
-        guard let text = values[name] else { return nil }
+        guard let text = values.first(where: { $0.name == name })?.value else { return nil }
         guard let value = T(argument: text) else { throw Refused() }
         return value
     }

@@ -9,7 +9,7 @@ final class JSONDocumentTests: XCTestCase {
     /// Both readers on one text: equal trees, or equal errors.
     func assertSameAsReference(_ bytes: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
         let reference = Result { try bytes.withUnsafeBytes { try JSONReader.parse($0) } }
-        let document = Result { try JSONDocument(bytes: bytes) }
+        let document = Result { try JSONDocument.read(bytes) }
         switch (reference, document) {
         case (.success(let tree), .success(let doc)):
             XCTAssertEqual(doc.value(at: 0), tree, label, file: file, line: line)
@@ -65,7 +65,7 @@ final class JSONDocumentTests: XCTestCase {
 
     func testPathsAreSpelledAsKeysAndIndices() throws {
         let text = #"{"layers":[{"ks":{"p":{"k":[10,20]}}},{"n\u0061me":"x","shapes":[{"it":[{"c":{"k":[0,1]}}]}]}]}"#
-        let document = try JSONDocument(bytes: Array(text.utf8))
+        let document = try JSONDocument.read(Array(text.utf8))
         let root = JSONNode(document, index: 0)
         let y = try XCTUnwrap(root["layers"]?.array()[0]["ks"]?["p"]?["k"]?.array()[1])
         XCTAssertEqual(y.path.description, "layers[0].ks.p.k[1]")
