@@ -1,4 +1,4 @@
-import Foundation
+import Glibc  // strtod
 
 /// Reads JSON text into a `JSONDocument`'s entries. Same grammar, limits and error messages
 /// as `JSONReader` (the reference): where that one builds a tree, this appends entries.

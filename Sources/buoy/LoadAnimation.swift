@@ -4,12 +4,10 @@ import LottieModel
 import LottieRender
 
 /// `BUOY_FONT_DIRS` (colon-separated): where text layers' fonts are looked for before the
-/// system's font folders. Read here, by the CLI; the renderer is given the list. One variable
-/// read with getenv: `ProcessInfo`'s environment copies every variable into a dictionary first
-/// (0.5-0.8 M instructions on every start of a command that draws).
+/// system's font folders. Read here, by the CLI; the renderer is given the list.
 func fontDirectoriesFromEnvironment() -> [String] {
-    guard let value = getenv("BUOY_FONT_DIRS") else { return [] }
-    return String(cString: value).split(separator: ":").map(String.init)
+    let environment = Environment()
+    return (environment["BUOY_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
 }
 
 /// Loads and prepares an animation (Lottie JSON, or a dotLottie container told by its zip

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// A start-up fast path for the commands that draw a file (`bench`, `render`): their
+/// A start-up fast path for the commands that draw a file (`bench`, `render`, `play`): their
 /// arguments read by a plain scan instead of ArgumentParser's.
 ///
 /// Why: before `run()` ArgumentParser reflects every property of the root command and of the
@@ -75,6 +75,7 @@ func quickCommand(_ arguments: [String]) -> ParsableCommand? {
     switch name {
     case "bench": command = Bench.quickParse(rest)
     case "render": command = Render.quickParse(rest)
+    case "play": command = Play.quickParse(rest)
     default: command = nil
     }
     guard var command, (try? command.validate()) != nil else { return nil }
@@ -125,5 +126,44 @@ extension Render {
             return nil
         }
         return render
+    }
+}
+
+extension Play {
+    /// `--set` (repeatable) is left to ArgumentParser. The display options are validated here
+    /// as ArgumentParser validates an option group.
+    static func quickParse(_ arguments: [String]) -> Play? {
+        let displayOptions = ["--display", "--size", "--mode", "--fps", "--every", "--rotate", "--pixel-format"]
+        guard let a = QuickArguments(arguments, options: displayOptions + ["--content-mode", "--background", "--duration", "--from-progress",
+                                                                          "--to-progress", "--speed", "--trace", "--threads"],
+                                     flags: ["--loop"]),
+              a.positionals.count == 1 else { return nil }
+        var play = Play()
+        do {
+            var output = DisplayOptions()
+            output.display = try a.value("--display") ?? "auto"
+            output.size = try a.value("--size")
+            output.mode = try a.value("--mode")
+            output.fps = try a.value("--fps") ?? 60
+            output.every = try a.value("--every") ?? 1
+            output.rotate = try a.value("--rotate") ?? 0
+            output.pixelFormat = try a.value("--pixel-format") ?? "auto"
+            try output.validate()
+            play.animation = a.positionals[0]
+            play.output = output
+            play.contentMode = try a.value("--content-mode") ?? .fit
+            play.background = try a.value("--background") ?? Background(color: .black)
+            play.loop = a.flag("--loop")
+            play.duration = try a.value("--duration")
+            play.fromProgress = try a.value("--from-progress") ?? 0
+            play.toProgress = try a.value("--to-progress") ?? 1
+            play.speed = try a.value("--speed") ?? 1
+            play.assignments = []
+            play.trace = try a.value("--trace")
+            play.threads = try a.value("--threads")
+        } catch {
+            return nil
+        }
+        return play
     }
 }

@@ -51,6 +51,28 @@ final class QuickParseTests: XCTestCase {
         }
     }
 
+    func playFields(_ p: Play) -> String {
+        [p.animation, p.output.display, String(describing: p.output.size), String(describing: p.output.mode), "\(p.output.fps)",
+         "\(p.output.every)", "\(p.output.rotate)", p.output.pixelFormat, "\(p.contentMode)", "\(p.background.color)", "\(p.loop)",
+         String(describing: p.duration), "\(p.fromProgress)", "\(p.toProgress)", "\(p.speed)", "\(p.assignments.count)",
+         String(describing: p.trace), String(describing: p.threads)].joined(separator: "|")
+    }
+
+    func testPlayCommandLinesReadAsArgumentParserReadsThem() throws {
+        let lines: [[String]] = [
+            ["play", "a.json"],
+            ["play", "a.json", "--display", "headless:/tmp/x", "--size", "320x240", "--fps", "30", "--every", "2", "--duration", "1.5"],
+            ["play", "--display=y4m:-", "a.json", "--rotate", "90", "--content-mode", "fill", "--background", "#ff0000", "--speed", "2"],
+            ["play", "a.json", "--display", "drm:/dev/dri/card0", "--mode", "1280x720@60", "--pixel-format", "rgb565", "--loop"],
+            ["play", "a.json", "--from-progress", "0.25", "--to-progress", "0.75", "--trace", "t.jsonl", "--threads", "2"],
+        ]
+        for line in lines {
+            let quick = try XCTUnwrap(quickCommand(line) as? Play, "\(line)")
+            let full = try XCTUnwrap(reference(line) as? Play, "\(line)")
+            XCTAssertEqual(playFields(quick), playFields(full), "\(line)")
+        }
+    }
+
     /// Help, errors and what the scan does not read go to ArgumentParser, whatever it makes of them.
     func testEverythingElseIsLeftToArgumentParser() {
         let lines: [[String]] = [
@@ -62,7 +84,10 @@ final class QuickParseTests: XCTestCase {
             ["render"], ["render", "a.json", "-o", "out.png"], ["render", "a.json", "--set", "A.B=1"],
             ["render", "a.json", "--frame", "1", "--progress", "0.5"], ["render", "a.json", "--progress", "2"],
             ["render", "--batch", "l.tsv", "a.json"], ["render", "a.json", "--frames", "5:1"],
-            ["play", "a.json"], ["run"], ["parse-bench", "a.json"],
+            ["play"], ["play", "a.json", "--speed", "-1"], ["play", "a.json", "--speed", "0"], ["play", "a.json", "--rotate", "45"],
+            ["play", "a.json", "--display", "vga"], ["play", "a.json", "--fps", "0"], ["play", "a.json", "--mode", "big"],
+            ["play", "a.json", "--display", "headless:/tmp/x", "--loop"], ["play", "a.json", "--set", "A.B=1"],
+            ["run"], ["parse-bench", "a.json"], ["fetch", "http://127.0.0.1/x"],
         ]
         for line in lines { XCTAssertNil(quickCommand(line), "\(line)") }
     }
@@ -71,5 +96,6 @@ final class QuickParseTests: XCTestCase {
     func testCommandNamesAreTheCommandsOwn() {
         XCTAssertEqual(Bench.configuration.commandName, "bench")
         XCTAssertEqual(Render.configuration.commandName, "render")
+        XCTAssertEqual(Play.configuration.commandName, "play")
     }
 }
