@@ -21,23 +21,24 @@ final class JSONDocument: @unchecked Sendable {  // immutable once read
     init(bytes: UnsafeRawBufferPointer, log: ParseLog = ParseLog()) throws {
         self.log = log
         let source = bytes.bindMemory(to: UInt8.self)
-        var entries: [JSONEntry] = []
-        var unescaped: [UInt8] = []
         // Lottie files have about one value per 4 to 6 bytes: mostly one allocation, no copy.
-        entries.reserveCapacity(source.count / 4 + 16)
-        var reader = JSONTapeReader(bytes: source)
-        reader.skipWhitespace()
-        try reader.value(parent: JSONEntry.noParent, ordinal: 0, depth: 0, into: &entries, unescaped: &unescaped)
-        reader.skipWhitespace()
-        guard reader.index == source.count else { throw reader.error("unexpected data after the end of the document") }
-        // Decoded strings follow the text.
-        for k in entries.indices where entries[k].kind == .escapedString { entries[k].shiftStart(by: source.count) }
-        let ownedEntries = UnsafeMutableBufferPointer<JSONEntry>.allocate(capacity: entries.count)
-        _ = ownedEntries.initialize(from: entries)
+        var storage = JSONEntryStorage(capacity: source.count / 4 + 16)
+        var unescaped: [UInt8] = []
+        do {
+            var reader = JSONTapeReader(bytes: source)
+            reader.skipWhitespace()
+            try reader.value(parent: JSONEntry.noParent, ordinal: 0, depth: 0, into: &storage, unescaped: &unescaped)
+            reader.skipWhitespace()
+            guard reader.index == source.count else { throw reader.error("unexpected data after the end of the document") }
+        } catch {
+            storage.deallocate()
+            throw error
+        }
+        // The decoded strings follow the text (the reader counted their starts from its end).
         let ownedText = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: source.count + unescaped.count)
         _ = ownedText.initialize(from: source)
         _ = UnsafeMutableBufferPointer(rebasing: ownedText[source.count...]).initialize(from: unescaped)
-        self.entries = UnsafeBufferPointer(ownedEntries)
+        entries = storage.entries
         text = UnsafeBufferPointer(ownedText)
     }
 
@@ -169,8 +170,43 @@ struct JSONEntry {
 
     static func pair(_ low: Int, _ high: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: low)) | UInt64(UInt32(truncatingIfNeeded: high)) << 32 }
 
-    mutating func shiftStart(by offset: Int) { payload = Self.pair(start + offset, length) }
-
     /// A container is written before its members; its end and count are filled in after them.
     mutating func close(end: Int, count: Int) { payload = Self.pair(end, count) }
+}
+
+/// The entries a reader appends, in memory the document then owns: grown by doubling, with
+/// no uniqueness check or reference count per value as an array has.
+struct JSONEntryStorage {
+    private var base: UnsafeMutablePointer<JSONEntry>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: JSONEntry) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: entry)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<JSONEntry>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// A container's end and count, once its members are read.
+    mutating func close(_ index: Int, end: Int, count: Int) { base[index].close(end: end, count: count) }
+
+    /// The entries; the memory is the caller's to free from now on.
+    var entries: UnsafeBufferPointer<JSONEntry> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// For a read that failed.
+    func deallocate() { base.deallocate() }
 }

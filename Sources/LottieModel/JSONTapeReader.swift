@@ -26,7 +26,7 @@ struct JSONTapeReader {
         index = i
     }
 
-    mutating func value(parent: Int, ordinal: Int, depth: Int, into entries: inout [JSONEntry], unescaped: inout [UInt8]) throws {
+    mutating func value(parent: Int, ordinal: Int, depth: Int, into entries: inout JSONEntryStorage, unescaped: inout [UInt8]) throws {
         guard depth < JSONReader.maxDepth else { throw error("nesting deeper than \(JSONReader.maxDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of data (truncated file?)") }
         func scalar(_ kind: JSONEntry.Kind, _ payload: UInt64 = 0) -> JSONEntry {
@@ -52,7 +52,7 @@ struct JSONTapeReader {
         index += n
     }
 
-    mutating func object(parent: Int, ordinal: Int, depth: Int, into entries: inout [JSONEntry], unescaped: inout [UInt8]) throws {
+    mutating func object(parent: Int, ordinal: Int, depth: Int, into entries: inout JSONEntryStorage, unescaped: inout [UInt8]) throws {
         index += 1
         let me = entries.count
         entries.append(JSONEntry(kind: .object, parent: parent, ordinal: ordinal, payload: 0))
@@ -60,7 +60,7 @@ struct JSONTapeReader {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            entries[me].close(end: entries.count, count: 0)
+            entries.close(me, end: entries.count, count: 0)
             return
         }
         while true {
@@ -79,14 +79,14 @@ struct JSONTapeReader {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                entries[me].close(end: entries.count, count: count)
+                entries.close(me, end: entries.count, count: count)
                 return
             }
             throw error("expected ',' or '}' in an object")
         }
     }
 
-    mutating func array(parent: Int, ordinal: Int, depth: Int, into entries: inout [JSONEntry], unescaped: inout [UInt8]) throws {
+    mutating func array(parent: Int, ordinal: Int, depth: Int, into entries: inout JSONEntryStorage, unescaped: inout [UInt8]) throws {
         index += 1
         let me = entries.count
         entries.append(JSONEntry(kind: .array, parent: parent, ordinal: ordinal, payload: 0))
@@ -94,7 +94,7 @@ struct JSONTapeReader {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            entries[me].close(end: entries.count, count: 0)
+            entries.close(me, end: entries.count, count: 0)
             return
         }
         while true {
@@ -106,7 +106,7 @@ struct JSONTapeReader {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                entries[me].close(end: entries.count, count: count)
+                entries.close(me, end: entries.count, count: count)
                 return
             }
             throw error("expected ',' or ']' in an array")
@@ -183,7 +183,8 @@ struct JSONTapeReader {
         let decodedStart = unescaped.count
         try JSONReader.unescape(bytes, from: start, to: index, into: &unescaped) { self.error($0) }
         index += 1
+        // The document puts the decoded strings after the text.
         return JSONEntry(kind: .escapedString, parent: parent, ordinal: ordinal,
-                         payload: JSONEntry.pair(decodedStart, unescaped.count - decodedStart))
+                         payload: JSONEntry.pair(bytes.count + decodedStart, unescaped.count - decodedStart))
     }
 }
