@@ -63,6 +63,19 @@ final class JSONDocumentTests: XCTestCase {
         }
     }
 
+    /// Keys are found whole: not by a prefix, not past their length, short or long, escaped or not.
+    func testMembersAreFoundByTheirWholeKey() throws {
+        let text = #"{"a":1,"ab":2,"abcdefgh":3,"abcdefghi":4,"":5,"xy":6,"abcdefg":7,"k":null}"#
+        let root = JSONNode(try JSONDocument.read(Array(text.utf8)), index: 0)
+        let expected: [(String, Double?)] = [("a", 1), ("ab", 2), ("abcdefgh", 3), ("abcdefghi", 4), ("", 5), ("xy", 6), ("abcdefg", 7),
+                                             ("abc", nil), ("abcdefghij", nil), ("b", nil), ("x", nil), ("k", nil), ("abcdefgh\0", nil)]
+        for (key, value) in expected {
+            XCTAssertEqual(try root[key]?.double(), value, "key \(key)")
+        }
+        XCTAssertTrue(root.has("k"), "a null member is there")
+        XCTAssertFalse(root.has("z"))
+    }
+
     func testPathsAreSpelledAsKeysAndIndices() throws {
         let text = #"{"layers":[{"ks":{"p":{"k":[10,20]}}},{"n\u0061me":"x","shapes":[{"it":[{"c":{"k":[0,1]}}]}]}]}"#
         let document = try JSONDocument.read(Array(text.utf8))
