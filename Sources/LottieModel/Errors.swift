@@ -29,20 +29,19 @@ public struct ParseWarning: Equatable, Sendable, CustomStringConvertible {
     public var description: String { jsonPath.isEmpty ? message : "at \(jsonPath): \(message)" }
 }
 
-/// A location in a JSON document, built lazily: it is only spelled out when an error needs it.
-indirect enum JSONPath: CustomStringConvertible {
-    case root
-    case key(JSONPath, String)
-    case index(JSONPath, Int)
+/// A location in a JSON document: spelled out only when an error or a warning needs it.
+enum JSONPath: CustomStringConvertible, Sendable {
+    /// A value of the document.
+    case node(JSONDocument, Int)
+    /// The member `key` of the object at an index, present or missing.
+    case member(JSONDocument, Int, String)
 
     var description: String {
         switch self {
-        case .root: return ""
-        case .key(let parent, let key):
-            let p = parent.description
+        case .node(let document, let index): return document.path(of: index)
+        case .member(let document, let index, let key):
+            let p = document.path(of: index)
             return p.isEmpty ? key : p + "." + key
-        case .index(let parent, let i):
-            return parent.description + "[\(i)]"
         }
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 /// A parsed JSON document. Buoy reads Lottie files with its own small JSON reader so that
 /// hostile input has hard limits (nesting depth, size) and errors carry a location; it is
 /// also faster than decoding through Foundation for this shape of data (see `buoy parse-bench`).
-public enum JSONValue: Sendable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -22,7 +22,7 @@ public enum JSONValue: Sendable {
     }
 }
 
-public struct JSONMember: Sendable {
+public struct JSONMember: Sendable, Equatable {
     public var key: String
     public var value: JSONValue
 }
@@ -39,6 +39,52 @@ public struct JSONReader {
     /// Deeper nesting than this is refused rather than followed (no stack overflow).
     public static let maxDepth = 200
 
+    /// 10^n for n in 0...16, each an exact double (every product up to 10^22 is exact). A
+    /// loop, not a table: a global table costs a lazy-initialization check on every number.
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> Double {
+        var p = 1.0
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+
+    /// Decodes the escaped string text `bytes[start..<end]` (between its quotes), appending
+    /// the UTF-8 to `out`; `error` makes the error for a malformed escape.
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into out: inout [UInt8],
+                         error: (String) -> JSONSyntaxError) throws {
+        var k = start
+        while k < end {
+            let c = bytes[k]
+            if c != UInt8(ascii: "\\") { out.append(c); k += 1; continue }
+            k += 1
+            guard k < end else { break }
+            switch bytes[k] {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard k + 4 < end + 1, let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 1)..<min(k + 5, end)]), as: UTF8.self), radix: 16) else {
+                    throw error("invalid \\u escape")
+                }
+                k += 4
+                var scalarValue = code
+                // A surrogate pair spells one scalar.
+                if code >= 0xD800 && code < 0xDC00, k + 6 < end + 1, bytes[k + 1] == UInt8(ascii: "\\"), bytes[k + 2] == UInt8(ascii: "u"),
+                   let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 3)..<min(k + 7, end)]), as: UTF8.self), radix: 16),
+                   low >= 0xDC00 && low < 0xE000 {
+                    scalarValue = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    k += 6
+                }
+                let scalar = Unicode.Scalar(scalarValue) ?? "\u{FFFD}"
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+            default: out.append(bytes[k])
+            }
+            k += 1
+        }
+    }
+
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
         var reader = Cursor(bytes: bytes.bindMemory(to: UInt8.self))
         reader.skipWhitespace()
@@ -53,7 +99,6 @@ public struct JSONReader {
     }
 
     private struct Cursor {
-        static let powersOfTen: [Double] = (0...16).map { pow(10, Double($0)) }
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
@@ -176,7 +221,7 @@ public struct JSONReader {
                     }
                     k += 1
                 }
-                let magnitude = fractionDigits == 0 ? Double(v) : Double(v) / Self.powersOfTen[fractionDigits]
+                let magnitude = fractionDigits == 0 ? Double(v) : Double(v) / JSONReader.powerOfTen(fractionDigits)
                 return negative ? -magnitude : magnitude
             }
             return withUnsafeTemporaryAllocation(of: CChar.self, capacity: index - start + 1) { text in
@@ -207,37 +252,7 @@ public struct JSONReader {
             guard index < bytes.count else { throw error("unterminated string (truncated file?)") }
             // Slow path with escapes.
             var out: [UInt8] = []
-            var k = start
-            while k < index {
-                let c = bytes[k]
-                if c != UInt8(ascii: "\\") { out.append(c); k += 1; continue }
-                k += 1
-                guard k < index else { break }
-                switch bytes[k] {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "u"):
-                    guard k + 4 < index + 1, let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 1)..<min(k + 5, index)]), as: UTF8.self), radix: 16) else {
-                        throw error("invalid \\u escape")
-                    }
-                    k += 4
-                    var scalarValue = code
-                    // A surrogate pair spells one scalar.
-                    if code >= 0xD800 && code < 0xDC00, k + 6 < index + 1, bytes[k + 1] == UInt8(ascii: "\\"), bytes[k + 2] == UInt8(ascii: "u"),
-                       let low = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(k + 3)..<min(k + 7, index)]), as: UTF8.self), radix: 16),
-                       low >= 0xDC00 && low < 0xE000 {
-                        scalarValue = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        k += 6
-                    }
-                    let scalar = Unicode.Scalar(scalarValue) ?? "\u{FFFD}"
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default: out.append(bytes[k])
-                }
-                k += 1
-            }
+            try JSONReader.unescape(bytes, from: start, to: index, into: &out) { error($0) }
             index += 1
             return String(decoding: out, as: UTF8.self)
         }

@@ -18,21 +18,28 @@ final class ParseLog {
     }
 }
 
-/// A JSON value and where it sits, with typed accessors that throw errors naming the path.
-/// Numbers beyond ±`largestMagnitude` (including ones JSON spells too large for a Double) are
-/// clamped to it with a warning: no later arithmetic has to fear infinities.
+/// A value of a `JSONDocument` and where it sits, with typed accessors that throw errors naming
+/// the path. Numbers beyond ±`largestMagnitude` (including ones JSON spells too large for a
+/// Double) are clamped to it with a warning: no later arithmetic has to fear infinities.
 struct JSONNode {
-    let value: JSONValue
-    let path: JSONPath
-    let log: ParseLog
+    let document: JSONDocument
+    /// The node's entry in `document`.
+    let index: Int
 
     static let largestMagnitude = 1e15
 
-    init(_ value: JSONValue, path: JSONPath, log: ParseLog) {
-        self.value = value
-        self.path = path
-        self.log = log
+    init(_ document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
     }
+
+    var log: ParseLog { document.log }
+    var path: JSONPath { .node(document, index) }
+    /// The path of the member `key` of this object, whether or not it is there.
+    func memberPath(_ key: String) -> JSONPath { .member(document, index, key) }
+
+    private var entry: JSONEntry { document.entries[index] }
+    private func node(_ index: Int) -> JSONNode { JSONNode(document, index: index) }
 
     func fail(_ reason: String) -> DecodeError { DecodeError(path: path, reason: reason) }
 
@@ -50,57 +57,86 @@ struct JSONNode {
 
     /// The member `key`, or nil when it is absent or null.
     subscript(key: String) -> JSONNode? {
-        guard let member = value[key] else { return nil }
-        if case .null = member { return nil }
-        return JSONNode(member, path: .key(path, key), log: log)
+        guard let member = document.member(index, key), document.entries[member].kind != .null else { return nil }
+        return node(member)
     }
 
+    /// Whether the object has a member `key`, null or not.
+    func has(_ key: String) -> Bool { document.member(index, key) != nil }
+
     func required(_ key: String) throws -> JSONNode {
-        guard case .object = value else { throw fail("expected an object, found \(kindName)") }
-        guard let node = self[key] else { throw DecodeError(path: .key(path, key), reason: "required field is missing") }
+        guard isObject else { throw fail("expected an object, found \(kindName)") }
+        guard let node = self[key] else { throw DecodeError(path: memberPath(key), reason: "required field is missing") }
         return node
     }
 
-    var isObject: Bool { if case .object = value { return true }; return false }
-    var isArray: Bool { if case .array = value { return true }; return false }
+    var isObject: Bool { entry.kind == .object }
+    var isArray: Bool { entry.kind == .array }
+    var isNumber: Bool { entry.kind == .number }
+    var isString: Bool { entry.kind == .string || entry.kind == .escapedString }
 
     var keys: [String] {
-        if case .object(let members) = value { return members.map(\.key) }
-        return []
+        guard isObject else { return [] }
+        var result: [String] = []
+        var i = index + 1
+        for _ in 0..<entry.count {
+            result.append(document.string(i))
+            i = document.next(i + 1)
+        }
+        return result
     }
 
     var kindName: String {
-        switch value {
+        switch entry.kind {
         case .null: return "null"
-        case .bool: return "a boolean"
+        case .false, .true: return "a boolean"
         case .number: return "a number"
-        case .string: return "a string"
+        case .string, .escapedString: return "a string"
         case .array: return "an array"
         case .object: return "an object"
         }
     }
 
     func array() throws -> [JSONNode] {
-        guard case .array(let items) = value else { throw fail("expected an array, found \(kindName)") }
+        guard isArray else { throw fail("expected an array, found \(kindName)") }
+        let n = entry.count
         var result: [JSONNode] = []
-        result.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() { result.append(JSONNode(item, path: .index(path, i), log: log)) }
+        result.reserveCapacity(n)
+        var i = index + 1
+        for _ in 0..<n {
+            result.append(node(i))
+            i = document.next(i)
+        }
         return result
     }
 
-    var count: Int {
-        if case .array(let items) = value { return items.count }
-        return 0
+    /// The first item of an array, nil for anything else or an empty one.
+    var firstItem: JSONNode? { isArray && entry.count > 0 ? node(index + 1) : nil }
+
+    var count: Int { isArray ? entry.count : 0 }
+
+    /// The first two items of an array when both are numbers that need no clamping (the
+    /// common point `[x, y]`), read in place; nil otherwise.
+    var plainPair: (Double, Double)? {
+        let entries = document.entries
+        guard entries[index].kind == .array, entries[index].count >= 2,
+              entries[index + 1].kind == .number, entries[index + 2].kind == .number else { return nil }
+        let x = entries[index + 1].number, y = entries[index + 2].number
+        guard x.isFinite, y.isFinite, abs(x) <= Self.largestMagnitude, abs(y) <= Self.largestMagnitude else { return nil }
+        return (x, y)
     }
 
     /// A finite number; a one-element array counts as its element (common in Lottie files).
     func double() throws -> Double {
-        switch value {
-        case .number(let v):
+        let entry = self.entry
+        switch entry.kind {
+        case .number:
+            let v = entry.number
             return v.isFinite && abs(v) <= Self.largestMagnitude ? v : clamped(v)
-        case .bool(let b): return b ? 1 : 0
-        case .array(let items) where !items.isEmpty:
-            return try JSONNode(items[0], path: .index(path, 0), log: log).double()
+        case .false: return 0
+        case .true: return 1
+        case .array where entry.count > 0:
+            return try node(index + 1).double()
         default:
             throw fail("expected a number, found \(kindName)")
         }
@@ -116,35 +152,45 @@ struct JSONNode {
     }
 
     func string() throws -> String {
-        switch value {
-        case .string(let s): return s
-        case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+        let entry = self.entry
+        switch entry.kind {
+        case .string, .escapedString: return document.string(index)
+        case .number:
+            let v = entry.number
+            return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
         default: throw fail("expected a string, found \(kindName)")
         }
     }
 
     /// Lottie writes flags as true/false or 0/1.
     func bool() throws -> Bool {
-        switch value {
-        case .bool(let b): return b
-        case .number(let v): return v != 0
+        let entry = self.entry
+        switch entry.kind {
+        case .false: return false
+        case .true: return true
+        case .number: return entry.number != 0
         default: throw fail("expected a boolean, found \(kindName)")
         }
     }
 
     /// All numbers of an array (or a single number as one element).
     func doubles() throws -> [Double] {
-        switch value {
+        let entry = self.entry
+        switch entry.kind {
         case .number: return [try double()]
-        case .array(let items):
+        case .array:
             var result: [Double] = []
-            result.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                // The common case reads the number in place; the path is built only for an error.
-                if case .number(let v) = item, v.isFinite, abs(v) <= 1e15 {
-                    result.append(v)
+            result.reserveCapacity(entry.count)
+            var i = index + 1
+            for _ in 0..<entry.count {
+                // The common case reads the number in place; a node is made only for the rest.
+                let item = document.entries[i]
+                if item.kind == .number, item.number.isFinite, abs(item.number) <= Self.largestMagnitude {
+                    result.append(item.number)
+                    i += 1
                 } else {
-                    result.append(try JSONNode(item, path: .index(path, i), log: log).double())
+                    result.append(try node(i).double())
+                    i = document.next(i)
                 }
             }
             return result
@@ -153,7 +199,10 @@ struct JSONNode {
     }
 
     func optionalDouble(_ key: String, default fallback: Double) throws -> Double {
-        if case .number(let v)? = value[key], v.isFinite, abs(v) <= 1e15 { return v }
+        if let member = document.member(index, key) {
+            let entry = document.entries[member]
+            if entry.kind == .number, entry.number.isFinite, abs(entry.number) <= Self.largestMagnitude { return entry.number }
+        }
         return try self[key]?.double() ?? fallback
     }
 

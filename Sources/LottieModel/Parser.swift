@@ -36,17 +36,16 @@ extension Animation {
             throw ParseError(file: file, jsonPath: "", reason: "data is larger than the limit of \(limits.maxFileBytes) bytes")
         }
         guard !data.isEmpty else { throw ParseError(file: file, jsonPath: "", reason: "the file is empty") }
-        let json: JSONValue
-        do { json = try JSONReader.parse(data) } catch let error as JSONSyntaxError {
+        let document: JSONDocument
+        do { document = try data.withUnsafeBytes { try JSONDocument(bytes: $0) } } catch let error as JSONSyntaxError {
             throw ParseError(file: file, jsonPath: "", reason: error.description)
         }
-        let log = ParseLog()
         var parser = LottieParser(baseDirectory: baseDirectory, limits: limits)
         parser.containerFile = containerFile
         do {
-            var animation = try parser.animation(JSONNode(json, path: .root, log: log))
+            var animation = try parser.animation(JSONNode(document, index: 0))
             if animation.name.isEmpty { animation.name = name }
-            animation.warnings = log.report
+            animation.warnings = document.log.report
             return animation
         } catch let error as DecodeError {
             throw ParseError(file: file, jsonPath: error.path.description, reason: error.reason)
@@ -103,7 +102,7 @@ struct LottieParser {
         guard layerList.isArray else { throw layerList.fail("expected an array of layers, found \(layerList.kindName)") }
         compositionRange = timeRange(root, layers: layerList)
         let (assets, references) = self.assets(root)
-        var rootRefs: [(String, String)] = []
+        var rootRefs: [(String, JSONPath)] = []
         let layers = self.layers(layerList, references: &rootRefs)
         if layers.isEmpty && layerList.count > 0 { throw layerList.fail("no layer could be read; nothing to draw") }
         let drawable = breakPrecompCycles(root: rootRefs, references: references, assets: assets, log: root.log)
@@ -144,9 +143,9 @@ struct LottieParser {
         return (inPoint, outPoint)
     }
 
-    mutating func assets(_ root: JSONNode) -> ([String: Asset], [String: [(String, String)]]) {
+    mutating func assets(_ root: JSONNode) -> ([String: Asset], [String: [(String, JSONPath)]]) {
         var assets: [String: Asset] = [:]
-        var references: [String: [(String, String)]] = [:]  // precomp id → (referenced id, json path)
+        var references: [String: [(String, JSONPath)]] = [:]  // precomp id → (referenced id, where)
         guard let list = root["assets"] else { return (assets, references) }
         guard var nodes = recover(list, "no asset is read", { _ in try list.array() }) else { return (assets, references) }
         if nodes.count > limits.maxAssets {
@@ -211,7 +210,7 @@ struct LottieParser {
 
     /// A precomp that contains itself, directly or through others, would draw forever: the
     /// asset where the cycle closes is dropped (its layers draw nothing), with a warning.
-    func breakPrecompCycles(root: [(String, String)], references: [String: [(String, String)]],
+    func breakPrecompCycles(root: [(String, JSONPath)], references: [String: [(String, JSONPath)]],
                             assets: [String: Asset], log: ParseLog) -> [String: Asset] {
         var state: [String: Int] = [:]  // 1 visiting, 2 done
         var dropped: Set<String> = []
@@ -230,7 +229,7 @@ struct LottieParser {
                 stack[stack.count - 1].next += 1
                 let (child, path) = children[top.next]
                 if state[child] == 1 {
-                    log.add(.key(.root, path), "precomp \"\(child)\" contains itself (a reference cycle); it is not drawn")
+                    log.add(path, "precomp \"\(child)\" contains itself (a reference cycle); it is not drawn")
                     dropped.insert(child)
                 } else if state[child] == nil {
                     state[child] = 1
@@ -243,11 +242,11 @@ struct LottieParser {
         return dropped.isEmpty ? assets : assets.filter { !dropped.contains($0.key) }
     }
 
-    mutating func asset(_ node: JSONNode) throws -> (Asset, [(String, String)])? {
+    mutating func asset(_ node: JSONNode) throws -> (Asset, [(String, JSONPath)])? {
         let id = try node.required("id").string()
         if let layerList = node["layers"] {
             guard layerList.isArray else { throw layerList.fail("expected an array of layers, found \(layerList.kindName)") }
-            var refs: [(String, String)] = []
+            var refs: [(String, JSONPath)] = []
             let layers = self.layers(layerList, references: &refs)
             let frameRate = optional(node, "fr", nil) { try $1.double() } as Double?
             return (.precomp(id: id, layers: layers, frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }), refs)
@@ -294,7 +293,7 @@ struct LottieParser {
 
     // MARK: Layers
 
-    mutating func layers(_ node: JSONNode, references: inout [(String, String)]) -> [Layer] {
+    mutating func layers(_ node: JSONNode, references: inout [(String, JSONPath)]) -> [Layer] {
         guard var nodes = recover(node, "no layer is read", { _ in try node.array() }) else { return [] }
         if nodes.count > limits.maxLayersPerComposition {
             warn(node, "\(nodes.count) layers; the limit is \(limits.maxLayersPerComposition), the rest are skipped")
@@ -306,7 +305,7 @@ struct LottieParser {
         for item in nodes {
             guard let layer = recover(item, "the layer is skipped", { try $0.layer(item) }) else { continue }
             if case .precomp(let refId, _, _) = layer.kind {
-                references.append((refId, item.path.description + ".refId"))
+                references.append((refId, item.memberPath("refId")))
             }
             result.append(layer)
             kept.append(item)
@@ -332,7 +331,7 @@ struct LottieParser {
         for layer in layers { if let index = layer.index, parentByIndex[index] == nil { parentByIndex[index] = layer.parent ?? Int.min } }
         for position in layers.indices {
             guard let start = layers[position].index, let parent = layers[position].parent else { continue }
-            let path = JSONPath.key(nodes[position].path, "parent")
+            let path = nodes[position].memberPath("parent")
             var seen: Set<Int> = [start]
             var current = parent
             var loops = parent == start

@@ -51,8 +51,7 @@ extension LottieParser {
                 result.reserveCapacity(items.count)
                 for p in items {
                     // Fast path: [x, y] of plain numbers, read in place.
-                    if case .array(let xy) = p.value, xy.count >= 2, case .number(let x) = xy[0], case .number(let y) = xy[1],
-                       x.isFinite, y.isFinite, abs(x) <= 1e15, abs(y) <= 1e15 {
+                    if let (x, y) = p.plainPair {
                         result.append(Vec2(x: x, y: y))
                         continue
                     }
@@ -82,7 +81,7 @@ extension LottieParser {
             // Some exporters write a bare value where a property is expected.
             return Animated(try convert(node))
         }
-        if node["x"] != nil, case .string = node["x"]!.value { warn(node, "expressions are not evaluated; the keyframed value is used") }
+        if node["x"]?.isString == true { warn(node, "expressions are not evaluated; the keyframed value is used") }
         let k = try node.required("k")
         guard isKeyframeList(k) else { return Animated(try convert(k)) }
         let items = try k.array()
@@ -126,7 +125,7 @@ extension LottieParser {
         if let s = item["s"] { start = try convert(s) }
         else if let end = previousEnd { start = end }
         else if let last = previous { start = last }
-        else { throw DecodeError(path: .key(item.path, "s"), reason: "the first keyframe has no value") }
+        else { throw DecodeError(path: item.memberPath("s"), reason: "the first keyframe has no value") }
         let end = try item["e"].map { try convert($0) }
         var kf = Keyframe(time: time, value: start, endValue: end, hold: try item.optionalBool("h"))
         if let o = item["o"] { kf.easeOut = try easing(o) }
@@ -136,8 +135,8 @@ extension LottieParser {
     }
 
     func isKeyframeList(_ k: JSONNode) -> Bool {
-        guard case .array(let items) = k.value, let first = items.first, case .object = first else { return false }
-        return first["t"] != nil || first["s"] != nil
+        guard let first = k.firstItem, first.isObject else { return false }
+        return first.has("t") || first.has("s")
     }
 
     func easing(_ node: JSONNode) throws -> EasingHandle {

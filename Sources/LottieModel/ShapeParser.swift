@@ -15,7 +15,7 @@ extension LottieParser {
         let type = try node.required("ty").string()
         // `d` is the direction of a geometry item (3 = reversed) but the dashes of a stroke.
         var reversed = false
-        if let d = node["d"], case .number = d.value { reversed = (try? d.int()) == 3 }
+        if let d = node["d"], d.isNumber { reversed = (try? d.int()) == 3 }
         let kind: ShapeKind
         switch type {
         case "gr":

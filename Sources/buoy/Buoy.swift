@@ -28,7 +28,10 @@ struct Buoy: ParsableCommand {
     static func main() {
         AllocatorTuning.apply()
         do {
-            var command = try parseAsRoot(try withConfigFile(Array(CommandLine.arguments.dropFirst())))
+            let arguments = try withConfigFile(Array(CommandLine.arguments.dropFirst()))
+            // The drawing commands' usual command lines skip ArgumentParser's reflection
+            // (QuickParse.swift); everything else, help and errors included, is its.
+            var command = try quickCommand(arguments) ?? parseAsRoot(arguments)
             try command.run()
         } catch let error as CommandFailure {
             FileHandleWriter.stderr("buoy: \(error.message)\n")

@@ -56,7 +56,8 @@ struct DisplayOptions: ParsableArguments {
         let modeRequest = mode.flatMap(ModeRequest.init)
         // BUOY_DRM_LEGACY=1: legacy modeset and page flips even where the driver offers atomic
         // (the board test runs both). Read here, by the CLI: the library takes it as a value.
-        let atomic = ProcessInfo.processInfo.environment["BUOY_DRM_LEGACY"] == nil
+        let environment = Environment()
+        let atomic = environment["BUOY_DRM_LEGACY"] == nil
         func headless(_ dir: String) throws -> Presenter {
             try HeadlessPresenter(directory: dir, width: w, height: h, fps: fps, every: every, rotate: turn)
         }

@@ -6,7 +6,8 @@ import LottieRender
 /// `BUOY_FONT_DIRS` (colon-separated): where text layers' fonts are looked for before the
 /// system's font folders. Read here, by the CLI; the renderer is given the list.
 func fontDirectoriesFromEnvironment() -> [String] {
-    (ProcessInfo.processInfo.environment["BUOY_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
+    let environment = Environment()
+    return (environment["BUOY_FONT_DIRS"] ?? "").split(separator: ":").map(String.init)
 }
 
 /// Loads and prepares an animation (Lottie JSON, or a dotLottie container told by its zip
