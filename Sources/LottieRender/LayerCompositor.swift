@@ -273,7 +273,7 @@ struct LayerCompositor {
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
     private func contentOverlaps(_ layer: Layer, shapes: LayerShapes?) -> Bool {
         switch layer.kind {
-        case .shape: return (shapes?.ops.count ?? 0) > 1
+        case .shape: return (shapes?.paintingOps.count ?? 0) > 1
         case .precomp, .text: return true
         default: return false
         }

@@ -100,4 +100,25 @@ final class MaskClipTests: XCTestCase {
         _ = reference.render(frame: 0, viewport: Viewport(width: 100, height: 100, contentMode: .fit))
         XCTAssertGreaterThan(reference.pool.allocations, 1)
     }
+
+    /// A style in a group with no shape paints nothing: a layer with one such group beside its
+    /// one real stroke still paints once, so it is clipped by its masks directly, as the pass would draw it.
+    func testAStyleWithNoShapeDoesNotCountAsAPaint() throws {
+        let mask = BoundedMaskTests.mask("a", 10, 12, 80, 70)
+        let tr = #"{"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#
+        let stroke = #"{"ty":"st","c":{"a":0,"k":[0.9,0.1,0.4,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":10},"lc":2,"lj":2}"#
+        let layer = """
+        {"ty":4,"ind":1,"ip":0,"op":60,"st":0,\(RenderBehaviourTests.identityTransform),"hasMask":true,"masksProperties":[\(mask)],
+         "shapes":[{"ty":"gr","it":[\(stroke),\(tr)]},{"ty":"gr","it":[
+          {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[8,90],[50,5],[92,88]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}}},
+          \(stroke),\(tr)]}]}
+        """
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + layer + "]}"
+        let animation = try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil)
+        let viewport = Viewport(width: 130, height: 90, contentMode: .fill)
+        let renderer = AnimationRenderer(animation: animation)
+        XCTAssertEqual(renderer.render(frame: 0, viewport: viewport).pixels.filter { $0 != 0 }.isEmpty, false)
+        XCTAssertEqual(renderer.pool.allocations, 1, "only the masks' coverage: no offscreen surface")
+        assertDirectMatchesOffscreen(animation, frames: [0], viewport: viewport, "empty style beside a stroke")
+    }
 }
