@@ -78,6 +78,13 @@ public final class BufferPool: @unchecked Sendable {
         if buffer.count < count { buffer.append(contentsOf: repeatElement(value, count: count - buffer.count)) }
     }
 
+    /// `fill` for pixels: the stored part through `PixelFill` (a transparent buffer is a `memset`).
+    static func fill(_ buffer: inout [UInt32], count: Int, value: UInt32) {
+        if buffer.count > count { buffer.removeLast(buffer.count - count) }
+        buffer.withUnsafeMutableBufferPointer { if let base = $0.baseAddress { PixelFill.fill(base, count: $0.count, value: value) } }
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(value, count: count - buffer.count)) }
+    }
+
     /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large
     /// enough, else a new one (counted) with some room to spare.
     private static func take<T>(from buffers: inout [[T]], count: Int, made: inout Int) -> [T] {

@@ -149,7 +149,7 @@ enum SpanKernels {
                 // A whole stretch of full coverage (a clipped or masked fill's inside) is
                 // found first and stored in one go, a loop the compiler widens further.
                 let end = fullStretchEnd(coverage, from: i + 8, count: count)
-                (dst + i).update(repeating: color, count: end - i)
+                PixelFill.fill(dst + i, count: end - i, value: color)
                 i = end
                 continue
             } else {
@@ -175,7 +175,7 @@ enum SpanKernels {
     /// opaque colour is a plain store; a transparent one leaves the span.
     static func overSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) {
         let inverse = 255 - color >> 24
-        if inverse == 0 { dst.update(repeating: color, count: count); return }
+        if inverse == 0 { PixelFill.fill(dst, count: count, value: color); return }
         if inverse == 255 { return }
         let c = Lanes(repeating: color), k = Lanes(repeating: inverse)
         var i = 0

@@ -161,7 +161,7 @@ public struct Surface: @unchecked Sendable {
         if value == clearValue {
             fill(region, with: value, except: .empty)
         } else {
-            withPixels { $0.update(repeating: value) }
+            withPixels { PixelFill.fill($0.baseAddress!, count: $0.count, value: value) }
         }
         region = DirtyRegion()
         clearValue = value
@@ -214,11 +214,11 @@ public struct Surface: @unchecked Sendable {
     @inline(__always)
     private static func fill(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, with value: UInt32, except kept: PixelRect, y: Int) {
         guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
-            (row + x0).update(repeating: value, count: x1 - x0)
+            PixelFill.fill(row + x0, count: x1 - x0, value: value)
             return
         }
-        if kept.x0 > x0 { (row + x0).update(repeating: value, count: kept.x0 - x0) }
-        if kept.x1 < x1 { (row + kept.x1).update(repeating: value, count: x1 - kept.x1) }
+        if kept.x0 > x0 { PixelFill.fill(row + x0, count: kept.x0 - x0, value: value) }
+        if kept.x1 < x1 { PixelFill.fill(row + kept.x1, count: x1 - kept.x1, value: value) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
@@ -236,13 +236,13 @@ public struct Surface: @unchecked Sendable {
         let w = width
         withPixels { px in
             let base = px.baseAddress!
-            base.update(repeating: value, count: k.y0 * w + k.x0)
+            PixelFill.fill(base, count: k.y0 * w + k.x0, value: value)
             for y in k.y0..<k.y1 - 1 {
                 // From the end of the kept part of this row to its start on the next.
-                (base + y * w + k.x1).update(repeating: value, count: w - k.x1 + k.x0)
+                PixelFill.fill(base + y * w + k.x1, count: w - k.x1 + k.x0, value: value)
             }
             let tail = (k.y1 - 1) * w + k.x1
-            (base + tail).update(repeating: value, count: px.count - tail)
+            PixelFill.fill(base + tail, count: px.count - tail, value: value)
         }
     }
 
@@ -364,7 +364,7 @@ public struct Surface: @unchecked Sendable {
                     }
                     let a = run.value
                     if a == 255 && opaque {
-                        row.update(repeating: color, count: count)
+                        PixelFill.fill(row, count: count, value: color)
                         continue
                     }
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
