@@ -14,7 +14,14 @@ struct Shader {
     /// From device pixels to the paint's own space.
     let inverse: Transform
 
-    init(paint: Paint, pathToDevice: Transform) {
+    /// The one colour of a gradient whose 256 table colours are all the same (stops animated
+    /// to one colour, a common fade in exported files), found when `uniformAsSolid`: `shade`
+    /// then stores it without the gradient's arithmetic, and at full opacity `paintCoverage`
+    /// paints it run by run as a solid colour, which is the same arithmetic (a test compares
+    /// both with `referenceFill`, which shades every pixel). nil otherwise.
+    private(set) var uniform: UInt32?
+
+    init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true) {
         switch paint {
         case .solid(let color):
             kind = .solid(color.premultiplied)
@@ -29,7 +36,9 @@ struct Shader {
                 let dx = end.x - start.x, dy = end.y - start.y
                 let len2 = dx * dx + dy * dy
                 if len2 > 1e-12 {
-                    kind = .linear(lut: Self.lookupTable(stops), start: start, direction: Point(dx / len2, dy / len2))
+                    let lut = Self.lookupTable(stops)
+                    kind = .linear(lut: lut, start: start, direction: Point(dx / len2, dy / len2))
+                    if uniformAsSolid, Self.isUniform(lut) { uniform = lut[0] }
                 } else {
                     kind = .solid(Self.lookupTable(stops).last ?? 0)
                 }
@@ -42,7 +51,9 @@ struct Shader {
                     if dist > radius * 0.99 {
                         f = Point(center.x + fx / dist * radius * 0.99, center.y + fy / dist * radius * 0.99)
                     }
-                    kind = .radial(lut: Self.lookupTable(stops), center: center, radius: radius, focal: f)
+                    let lut = Self.lookupTable(stops)
+                    kind = .radial(lut: lut, center: center, radius: radius, focal: f)
+                    if uniformAsSolid, Self.isUniform(lut) { uniform = lut[0] }
                 } else {
                     kind = .solid(Self.lookupTable(stops).last ?? 0)
                 }
@@ -64,6 +75,12 @@ struct Shader {
     var isEmpty: Bool {
         if case .none = kind { return true }
         return false
+    }
+
+    /// Whether every colour of a gradient's table is the first.
+    static func isUniform(_ lut: [UInt32]) -> Bool {
+        guard let first = lut.first else { return false }
+        return lut.allSatisfy { $0 == first }
     }
 
     /// 256 premultiplied colours from offset 0 to 1, interpolated in straight colour.
@@ -98,6 +115,7 @@ struct Shader {
     func shade(y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let p = inverse.apply(Point(Double(x0) + 0.5, Double(y) + 0.5))
         let stepX = inverse.a, stepY = inverse.b  // paint-space change per pixel to the right
+        if let uniform { return PixelFill.fill(out, count: count, value: uniform) }
         switch kind {
         case .none:
             for i in 0..<count { out[i] = 0 }
