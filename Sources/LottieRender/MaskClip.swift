@@ -40,9 +40,9 @@ extension LayerCompositor {
         return true
     }
 
-    /// The device pixels outside which a solid or a shape layer's one paint covers nothing:
-    /// its outline's bounds, grown for a stroke by the farthest a join or cap reaches (a
-    /// miter up to its limit, a square cap √2 half widths); empty when it paints nothing.
+    /// The device pixels outside which a solid or a shape layer's paints cover nothing: their
+    /// outlines' bounds, grown for a stroke by the farthest a join or cap reaches (a miter up
+    /// to its limit, a square cap √2 half widths); empty when it paints nothing.
     static func paintBounds(_ layer: Layer, shapes: LayerShapes?, world: Matrix) -> PixelRect? {
         switch layer.kind {
         case .solid(_, let width, let height):
@@ -51,13 +51,17 @@ extension LayerCompositor {
             return footprint(path, expansion: 0, world: world)
         case .shape:
             guard let shapes else { return nil }
-            guard let index = shapes.paintingOps.first else { return .empty }
-            let op = shapes.ops[index]
-            let path = shapes.prepared?.paths[index] ?? shapes.tree.joinedPath(of: op)
-            var reach = 0.0
-            if case .stroke(_, let style) = op.kind { reach = style.width / 2 * max(style.miterLimit, 1.5) }
-            guard reach.isFinite else { return nil }
-            return footprint(path, expansion: reach, world: op.matrix.concatenating(world))
+            var bounds = PixelRect.empty
+            for index in shapes.paintingOps {
+                let op = shapes.ops[index]
+                let path = shapes.prepared?.paths[index] ?? shapes.tree.joinedPath(of: op)
+                var reach = 0.0
+                if case .stroke(_, let style) = op.kind { reach = style.width / 2 * max(style.miterLimit, 1.5) }
+                guard reach.isFinite else { return nil }
+                let paint = footprint(path, expansion: reach, world: op.matrix.concatenating(world))
+                bounds = bounds.isEmpty ? paint : bounds.union(paint)
+            }
+            return bounds
         default:
             return nil
         }
