@@ -211,6 +211,9 @@ extension Surface {
         guard o > 0, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
         let (w, ox, oy) = (width, originX, originY)
         let clipMask = clip?.mask
+        // One colour and no clip mask: a run of one coverage is stored or blended with one
+        // colour, as `paintRuns` paints it, instead of going through a row of coverage bytes.
+        let solid = clipMask == nil ? (shader.solidColor ?? (o == 255 ? shader.uniform : nil)).map { o == 255 ? $0 : PixelMath.scale($0, o) } : nil
         // Every band spans the area's columns, so one row of scratch serves them all.
         var constant = [UInt8](repeating: 0, count: area.width + 1)
         var colors = [UInt32](repeating: 0, count: area.width + 1)
@@ -228,8 +231,12 @@ extension Surface {
                     Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
                         rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
                             let x = x0 + start
-                            full.update(repeating: a, count: count)
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            if let solid {
+                                Self.paintConstant(solid, pixels + (y - oy) * w + (x - ox), coverage: a, count: count)
+                                return
+                            }
+                            full.update(repeating: a, count: count)
                             Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: full, colors: shades,
                                           shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                         }, varying: { y, x0, start, count, alpha in
@@ -243,6 +250,13 @@ extension Surface {
             }
         }
         if left < right { notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+    }
+
+    /// `count` pixels of one colour at one coverage over `row`: a store when both are full.
+    @inline(__always)
+    static func paintConstant(_ color: UInt32, _ row: UnsafeMutablePointer<UInt32>, coverage a: UInt8, count: Int) {
+        if a == 255 && color >> 24 == 255 { return PixelFill.fill(row, count: count, value: color) }
+        SpanKernels.paintOverSolid(row, color: a == 255 ? color : PixelMath.scale(color, UInt32(a)), count: count)
     }
 
     /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.
