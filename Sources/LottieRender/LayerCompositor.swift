@@ -73,7 +73,6 @@ struct LayerCompositor {
         let world = own.concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)
         guard alpha > 0 else { return }
-        let masks = layer.masks.filter { $0.mode != .none }
         let shapes: LayerShapes?
         if case .shape(let items) = layer.kind {
             let layerShapes = renderer.layerShapes(of: comp, at: position, items: items, frame: frame)
@@ -88,6 +87,8 @@ struct LayerCompositor {
         } else {
             shapes = nil
         }
+        let masks = Self.masksThatCut(layer.masks.filter { $0.mode != .none }, layer: layer, shapes: shapes, world: world, frame: frame,
+                                      direct: renderer.masksClipDirectly)
         let effects = EffectPass(layer: layer, frame: frame, compMatrix: compMatrix)
         let groupOpacity = alpha < 1 && contentOverlaps(layer, shapes: shapes)
         let blend = Self.blendMode(layer.blendMode)
@@ -278,7 +279,7 @@ struct LayerCompositor {
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
     private func contentOverlaps(_ layer: Layer, shapes: LayerShapes?) -> Bool {
         switch layer.kind {
-        case .shape: return (shapes?.ops.count ?? 0) > 1
+        case .shape: return (shapes?.paintingOps.count ?? 0) > 1
         case .precomp, .text: return true
         default: return false
         }

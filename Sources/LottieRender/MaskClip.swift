@@ -19,7 +19,7 @@ extension LayerCompositor {
               !(colorEffects && Effects.hasColorEffect(layer)) else { return false }
         switch layer.kind {
         case .solid: return true
-        case .shape: return (shapes?.ops.count ?? 0) <= 1
+        case .shape: return (shapes?.paintingOps.count ?? 0) <= 1
         default: return false
         }
     }
@@ -40,9 +40,9 @@ extension LayerCompositor {
         return true
     }
 
-    /// The device pixels outside which a solid or a shape layer's one paint covers nothing:
-    /// its outline's bounds, grown for a stroke by the farthest a join or cap reaches (a
-    /// miter up to its limit, a square cap √2 half widths); empty when it paints nothing.
+    /// The device pixels outside which a solid or a shape layer's paints cover nothing: their
+    /// outlines' bounds, grown for a stroke by the farthest a join or cap reaches (a miter up
+    /// to its limit, a square cap √2 half widths); empty when it paints nothing.
     static func paintBounds(_ layer: Layer, shapes: LayerShapes?, world: Matrix) -> PixelRect? {
         switch layer.kind {
         case .solid(_, let width, let height):
@@ -51,14 +51,33 @@ extension LayerCompositor {
             return footprint(path, expansion: 0, world: world)
         case .shape:
             guard let shapes else { return nil }
-            guard let op = shapes.ops.first else { return .empty }
-            let path = shapes.prepared?.paths.first ?? shapes.tree.joinedPath(of: op)
-            var reach = 0.0
-            if case .stroke(_, let style) = op.kind { reach = style.width / 2 * max(style.miterLimit, 1.5) }
-            guard reach.isFinite else { return nil }
-            return footprint(path, expansion: reach, world: op.matrix.concatenating(world))
+            var bounds = PixelRect.empty
+            for index in shapes.paintingOps {
+                let op = shapes.ops[index]
+                let path = shapes.prepared?.paths[index] ?? shapes.tree.joinedPath(of: op)
+                var reach = 0.0
+                if case .stroke(_, let style) = op.kind { reach = style.width / 2 * max(style.miterLimit, 1.5) }
+                guard reach.isFinite else { return nil }
+                let paint = footprint(path, expansion: reach, world: op.matrix.concatenating(world))
+                bounds = bounds.isEmpty ? paint : bounds.union(paint)
+            }
+            return bounds
         default:
             return nil
+        }
+    }
+}
+
+extension LayerShapes {
+    /// The indexes of the ops that can paint a pixel: a style with shapes in its scope and a
+    /// non-zero opacity (a fill or stroke in a group of no shape, common in exported files,
+    /// paints nothing). `draw` skips the others, so only these count when deciding whether a
+    /// layer paints once (and may be clipped by its masks directly) or overlaps itself.
+    var paintingOps: [Int] {
+        let ops = self.ops
+        return ops.indices.filter { index in
+            guard ops[index].opacity > 0, !ops[index].nodeIDs.isEmpty else { return false }
+            return !(prepared?.paths[index].isEmpty ?? false)
         }
     }
 }

@@ -104,6 +104,13 @@ public final class BufferPool: @unchecked Sendable {
         if buffer.count < count { buffer.append(contentsOf: repeatElement(value, count: count - buffer.count)) }
     }
 
+    /// `fill` for pixels: the stored part through `PixelStores` (one call into the C library for a long stretch).
+    static func fill(_ buffer: inout [UInt32], count: Int, value: UInt32) {
+        if buffer.count > count { buffer.removeLast(buffer.count - count) }
+        buffer.withUnsafeMutableBufferPointer { if let base = $0.baseAddress { PixelStores.fill(base, with: value, count: $0.count) } }
+        if buffer.count < count { buffer.append(contentsOf: repeatElement(value, count: count - buffer.count)) }
+    }
+
     /// An array (holding whatever it held) with room for `count` elements: the smallest kept one that is large
     /// enough, else a new one (counted) with some room to spare.
     /// `flags` (one per kept buffer, or none) lose the entry of the buffer taken or dropped;

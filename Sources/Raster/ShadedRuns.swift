@@ -10,7 +10,8 @@ extension Surface {
     @inline(__always)
     static func paintConstantRun(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int, value: UInt8,
                                  colors: UnsafeMutablePointer<UInt32>, shader: Shader, opacity o: UInt32) {
-        if let solid = shader.solidColor {
+        // A gradient of one colour at full opacity is that colour (`Shader.uniform`).
+        if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
             // As `paintRuns` paints a constant run: opacity into the colour, then the coverage.
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
             if value == 255, color >> 24 == 255 {

@@ -17,10 +17,19 @@ struct Shader {
     /// are the pixels, with nothing of the backdrop to blend (`Surface.paintConstantRun`).
     let isOpaqueGradient: Bool
 
-    init(paint: Paint, pathToDevice: Transform) {
+    /// The one colour of a gradient whose 256 table colours are all the same (stops animated
+    /// to one colour, a common fade in exported files), found when `uniformAsSolid`: `shade`
+    /// then stores it without the gradient's arithmetic, and at full opacity `paintCoverage`
+    /// paints it run by run as a solid colour, which is the same arithmetic (a test compares
+    /// both with `referenceFill`, which shades every pixel). nil otherwise.
+    private(set) var uniform: UInt32?
+
+    init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true) {
         (kind, inverse) = Self.prepared(paint, pathToDevice)
         switch kind {
-        case .linear(let lut, _, _), .radial(let lut, _, _, _): isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
+        case .linear(let lut, _, _), .radial(let lut, _, _, _):
+            isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
+            if uniformAsSolid, Self.isUniform(lut) { uniform = lut[0] }
         default: isOpaqueGradient = false
         }
     }
@@ -78,6 +87,12 @@ struct Shader {
         return false
     }
 
+    /// Whether every colour of a gradient's table is the first.
+    static func isUniform(_ lut: [UInt32]) -> Bool {
+        guard let first = lut.first else { return false }
+        return lut.allSatisfy { $0 == first }
+    }
+
     /// 256 premultiplied colours from offset 0 to 1, interpolated in straight colour.
     static func lookupTable(_ stops: [GradientStop]) -> [UInt32] {
         let sorted = stops.sorted { $0.offset < $1.offset }
@@ -110,6 +125,7 @@ struct Shader {
     func shade(y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         let p = inverse.apply(Point(Double(x0) + 0.5, Double(y) + 0.5))
         let stepX = inverse.a, stepY = inverse.b  // paint-space change per pixel to the right
+        if let uniform { return PixelStores.fill(out, with: uniform, count: count) }
         switch kind {
         case .none:
             for i in 0..<count { out[i] = 0 }

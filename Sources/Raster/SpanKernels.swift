@@ -68,12 +68,6 @@ enum SpanKernels {
         return (low & high) >> 24 == 255
     }
 
-    /// Whether the eight coverage bytes from `i` are all 255 (no coverage: full).
-    @inline(__always) static func coverageIsFull(_ coverage: UnsafePointer<UInt8>?, _ i: Int) -> Bool {
-        guard let coverage else { return true }
-        return UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self) == UInt64.max
-    }
-
     /// Whether eight pixels are all zero (one scalar test, not a lane comparison).
     @inline(__always) static func allZero(_ p: UnsafePointer<UInt32>) -> Bool {
         let raw = UnsafeRawPointer(p)
@@ -117,19 +111,27 @@ enum SpanKernels {
         var i = 0
         let opacity = Lanes(repeating: o)
         while i + 8 <= count {
-            var a = opacity
+            // `full`: coverage and opacity are all 255, so scaling leaves the source (the
+            // inside of a mask, a layer composited whole); at opacity 255 the coverage is
+            // the scale itself. Both are what the arithmetic gives, without doing it.
+            var a = opacity, full = o == 255
             if let coverage {
                 let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
                 if bytes == 0 { i += 8; continue }
-                a = mul255(opacity, widen(bytes))
+                if bytes != UInt64.max {
+                    a = o == 255 ? widen(bytes) : mul255(opacity, widen(bytes))
+                    full = false
+                }
             }
-            if o == 255, coverageIsFull(coverage, i), allOpaque(src + i) {
+            if allZero(src + i) {
+                // A transparent source leaves the backdrop.
+            } else if full, allOpaque(src + i) {
                 // Opaque source at full coverage: a copy, with no read of the backdrop.
                 (dst + i).update(from: src + i, count: 8)
-            } else if !allZero(src + i) {
+            } else {
                 let s = UnsafeRawPointer(src + i).loadUnaligned(as: Lanes.self)
                 let d = UnsafeRawPointer(dst + i).loadUnaligned(as: Lanes.self)
-                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(scale(s, a), d), as: Lanes.self)
+                UnsafeMutableRawPointer(dst + i).storeBytes(of: over(full ? s : scale(s, a), d), as: Lanes.self)
             }
             i += 8
         }

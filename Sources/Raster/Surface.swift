@@ -327,7 +327,8 @@ public struct Surface: @unchecked Sendable {
         guard o > 0 else { return }
         region.add(coverage.bounds.intersection(bounds))
         let clipMask = clip?.mask
-        if let solid = shader.solidColor {
+        // A uniform gradient at full opacity is its colour: the same arithmetic as shading it.
+        if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
             if let clipMask { paintRuns(coverage, color: color, clip: clipMask) } else { paintRuns(coverage, color: color) }
             return
@@ -415,7 +416,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func referenceFill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
                                        paint: Paint, opacity: Double = 1, clip: Clip? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, uniformAsSolid: false)
         let o = PixelMath.alpha(Float(opacity))
         guard !shader.isEmpty, o > 0 else { return }
         let device = path.transformed(by: transform)

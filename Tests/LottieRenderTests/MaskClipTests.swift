@@ -100,4 +100,65 @@ final class MaskClipTests: XCTestCase {
         _ = reference.render(frame: 0, viewport: Viewport(width: 100, height: 100, contentMode: .fit))
         XCTAssertGreaterThan(reference.pool.allocations, 1)
     }
+
+    /// A style in a group with no shape paints nothing: a layer with one such group beside its
+    /// one real stroke still paints once, so it is clipped by its masks directly, as the pass would draw it.
+    func testAStyleWithNoShapeDoesNotCountAsAPaint() throws {
+        let mask = BoundedMaskTests.mask("a", 10, 12, 80, 70)
+        let tr = #"{"ty":"tr","p":{"a":0,"k":[0,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"o":{"a":0,"k":100}}"#
+        let stroke = #"{"ty":"st","c":{"a":0,"k":[0.9,0.1,0.4,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":10},"lc":2,"lj":2}"#
+        let layer = """
+        {"ty":4,"ind":1,"ip":0,"op":60,"st":0,\(RenderBehaviourTests.identityTransform),"hasMask":true,"masksProperties":[\(mask)],
+         "shapes":[{"ty":"gr","it":[\(stroke),\(tr)]},{"ty":"gr","it":[
+          {"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[8,90],[50,5],[92,88]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}}},
+          \(stroke),\(tr)]}]}
+        """
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + layer + "]}"
+        let animation = try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil)
+        let viewport = Viewport(width: 130, height: 90, contentMode: .fill)
+        let renderer = AnimationRenderer(animation: animation)
+        XCTAssertEqual(renderer.render(frame: 0, viewport: viewport).pixels.filter { $0 != 0 }.isEmpty, false)
+        XCTAssertEqual(renderer.pool.allocations, 1, "only the masks' coverage: no offscreen surface")
+        Self.assertDirectMatchesOffscreen(animation, frames: [0], viewport: viewport, "empty style beside a stroke")
+    }
+
+    /// One mask around everything a layer paints (curved sides included) cuts nothing: the
+    /// layer is drawn without it, with no mask and no offscreen surface, even with two paints,
+    /// and gives the pass's pixels. A mask that cuts the paints keeps them.
+    func testAMaskAroundAllThePaintsIsLeftOut() throws {
+        let stroke = #"{"ty":"st","c":{"a":0,"k":[0,0,1,1]},"o":{"a":0,"k":80},"w":{"a":0,"k":9},"lc":2,"lj":2}"#
+        let viewport = Viewport(width: 130, height: 90, contentMode: .fill)
+        for (mask, cuts) in [(BoundedMaskTests.mask("a", -40, -30, 130, 120), false), (BoundedMaskTests.mask("a", 30, 30, 98, 90), true)] {
+            let layer = RenderBehaviourTests.rectLayer(center: (40, 45), size: (50, 40), color: (0, 1, 0),
+                                                       extra: "\"hasMask\":true,\"masksProperties\":[\(mask)],", items: stroke + ",")
+            let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + layer + "]}"
+            let animation = try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil)
+            let renderer = AnimationRenderer(animation: animation)
+            _ = renderer.render(frame: 0, viewport: viewport)
+            XCTAssertEqual(renderer.pool.allocations == 0, !cuts, "cuts: \(cuts)")
+            Self.assertDirectMatchesOffscreen(animation, frames: [0], viewport: viewport, "mask cuts: \(cuts)")
+        }
+    }
+
+    func testTheCoverTestOfAMaskOutline() {
+        var square = RasterPath()
+        square.addRect(Rect(x: 10, y: 10, width: 80, height: 60))
+        XCTAssertTrue(MaskCover.contains(square, PixelRect(x0: 10, y0: 10, x1: 90, y1: 70)), "sides along the rectangle's")
+        XCTAssertTrue(MaskCover.contains(square, PixelRect(x0: 30, y0: 20, x1: 60, y1: 50)))
+        XCTAssertFalse(MaskCover.contains(square, PixelRect(x0: 30, y0: 20, x1: 91, y1: 50)), "one column outside")
+        XCTAssertFalse(MaskCover.contains(square, PixelRect(x0: 100, y0: 20, x1: 120, y1: 50)), "wholly outside")
+        var ring = square
+        ring.addRect(Rect(x: 40, y: 30, width: 10, height: 10))
+        XCTAssertFalse(MaskCover.contains(ring, PixelRect(x0: 20, y0: 20, x1: 70, y1: 60)), "an outline inside it")
+        // A hole wound the same way adds to the winding: filled non-zero, it covers.
+        XCTAssertTrue(MaskCover.contains(ring, PixelRect(x0: 41, y0: 31, x1: 49, y1: 39)))
+        var bulge = RasterPath()
+        bulge.move(to: Point(0, 0))
+        bulge.line(to: Point(100, 0))
+        bulge.cubic(to: Point(100, 100), control1: Point(60, 30), control2: Point(60, 70))
+        bulge.line(to: Point(0, 100))
+        bulge.close()
+        XCTAssertTrue(MaskCover.contains(bulge, PixelRect(x0: 10, y0: 10, x1: 50, y1: 90)))
+        XCTAssertFalse(MaskCover.contains(bulge, PixelRect(x0: 10, y0: 10, x1: 65, y1: 90)), "the curve dips into it")
+    }
 }

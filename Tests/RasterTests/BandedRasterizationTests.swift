@@ -86,17 +86,19 @@ final class BandedRasterizationTests: XCTestCase {
     func testLargeSweptPaintsMatchPlainFillsWithinOneBand() {
         var r = Random(state: 13)
         let (w, h) = (1300, 900)
-        let colour = Paint.solid(Color(r: 0.9, g: 0.3, b: 0.1, a: 0.7))
         let masked = Clip(rect: PixelRect(x0: 30, y0: 20, x1: 1250, y1: 880), mask: Mask(width: w, height: h, value: 170))
-        for round in 0..<4 {
+        for round in 0..<6 {
+            // Rounds 4 and 5: an opaque colour at full opacity (runs of full coverage are stored).
+            let colour = Paint.solid(Color(r: 0.9, g: 0.3, b: 0.1, a: round >= 4 ? 1 : 0.7))
+            let opacity = round >= 4 ? 1 : 0.85
             let path = largePath(&r, width: Double(w), height: Double(h))
             let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
-            let clip: Clip? = round >= 2 ? masked : nil
+            let clip: Clip? = round == 2 || round == 3 ? masked : nil
             var swept = Surface(width: w, height: h)
             var plain = swept
             let limit = clip?.rect ?? PixelRect(x0: 0, y0: 0, x1: w, y1: h)
-            swept.paintSwept(path, rule: rule, limit: limit, shader: Shader(paint: colour, pathToDevice: .identity), opacity: 0.85, clip: clip)
-            plain.fill(path, rule: rule, paint: colour, opacity: 0.85, clip: clip)
+            swept.paintSwept(path, rule: rule, limit: limit, shader: Shader(paint: colour, pathToDevice: .identity), opacity: opacity, clip: clip)
+            plain.fill(path, rule: rule, paint: colour, opacity: opacity, clip: clip)
             XCTAssertTrue(plain.pixels.contains { $0 != 0 }, "round \(round)")
             XCTAssertEqual(zip(swept.pixels, plain.pixels).filter { $0 != $1 }.count, 0, "round \(round)")
             XCTAssertEqual(swept.painted, plain.painted, "round \(round)")
