@@ -46,7 +46,7 @@ struct FramePlan {
     /// Evaluates the entries no other thread has taken yet, taking them one by one from `cursor`.
     func evaluate(taking cursor: Cursor, budget: RenderBudget) {
         while case let index = cursor.take(), index < entries.count {
-            _ = entries[index].node.shapes(at: entries[index].frame, budget: budget, counted: false)
+            _ = entries[index].node.shapes(at: entries[index].frame, budget: budget, counted: false, sharing: true)
         }
     }
 
