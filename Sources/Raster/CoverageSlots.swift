@@ -99,8 +99,11 @@ public final class CoverageSlots: @unchecked Sendable {
         guard changing, mayPaintDirectly, slots[slot].sharedMisses >= 2 else { return .make }
         slots[slot].sweeps &+= 1
         if slots[slot].sweeps % 4 == 0 { return .make }
-        // Only the latest swept shape of a limit is remembered; its path counts against the limit.
-        for (i, entry) in slots[slot].entries.enumerated().reversed() where entry.coverage == nil && entry.key.limit == key.limit {
+        // Only the latest swept shape of a place is remembered (a limit narrowed to the
+        // paint's reach moves with the shape: one it overlaps is the same place); its path
+        // counts against the byte limit.
+        for (i, entry) in slots[slot].entries.enumerated().reversed()
+        where entry.coverage == nil && !entry.key.limit.intersection(key.limit).isEmpty {
             bytes -= slots[slot].entries.remove(at: i).size
         }
         let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
