@@ -6,15 +6,22 @@ import Musl
 import Raster
 import Synchronization
 
-/// Where a frame is cut into bands, moved now and then so that the bands take about the
-/// same time. Bands of equal height rarely cost the same: the rows an animation paints (the
-/// shapes, the letterbox it leaves empty, a busy corner) make some bands several times
-/// dearer than others, and the frame waits for the slowest. Each band's CPU time is
-/// measured as it is drawn and summed over `window` frames; if the dearest band then took
-/// more than `tolerance` times the mean, the cuts move to where the summed cost, spread
-/// evenly over each band's rows, splits in equal parts. Cuts move rarely on purpose: a
-/// band's coverage cache entries hold its own rows, so a frame after a move rasterizes its
-/// shapes anew, and summing frames keeps one noisy frame from moving anything.
+/// Where a frame is cut into bands, moved so that the bands take about the same time. Bands
+/// of equal height rarely cost the same: the rows an animation paints (the shapes, the
+/// letterbox it leaves empty, a busy corner) make some bands several times dearer than
+/// others, and the frame waits for the slowest. Each band's CPU time is measured as it is
+/// drawn; the cuts move to where the recent times (each frame weighing as much as all those
+/// before it), spread evenly over each band's rows, split in equal parts.
+///
+/// When to move is a matter of cost. What an animation draws moves, so cuts balanced once are
+/// soon off: measured on a logo drawn stroke by stroke at 1080p, cuts balanced over 16 frames
+/// left most frames' bands 10–40 % apart, and a frame waited for its slowest band about a
+/// tenth of its time. But a move costs too: a band keeps the coverage of the shapes it drew
+/// for its own rows, so the shapes the moved cut crosses are rasterized anew, and moving at
+/// every frame cost more than it saved. So the cuts move once the time the frames waited on
+/// their dearest band since the last move exceeds what a move costs, measured as how much
+/// dearer than the frames before it the frame after a move was (rent or buy: never more than
+/// twice the better of the two). A frame balanced within `tolerance` waits for nothing.
 ///
 /// Where the cuts fall never changes the pixels: every row is drawn the same whichever band
 /// holds it (`ThreadedRenderTests`). One layout is shared by a renderer's copies; a lock
@@ -23,20 +30,28 @@ final class BandLayout: @unchecked Sendable {
     /// Fewest rows in a band.
     static let minimumRows = 16
 
-    /// Frames whose times are summed before the cuts may move.
-    static let window = 16
-    /// How much dearer than the mean the dearest band may be before the cuts move.
-    static let tolerance = 1.1
-    /// Frames left out of the sums after a move.
-    static let settling = 2
+    /// Frames the recent times mostly stand for: each frame weighs 1 / `window` of them.
+    static let window = 2
+    /// How much dearer than the mean the dearest band may be and count as balanced.
+    static let tolerance = 1.03
+    /// Frames left out of the recent times after a move (the first is the move's cost).
+    static let settling = 1
 
     private struct State {
         var rect = PixelRect.empty
         /// Band k holds rows cuts[k]..<cuts[k + 1].
         var cuts: [Int] = []
-        /// Seconds of each band summed over `frames` frames drawn with `cuts`.
-        var sums: [Double] = []
+        /// Each band's seconds over the recent frames drawn with `cuts` (a moving average).
+        var recent: [Double] = []
+        /// Frames recorded since the cuts last moved, settling ones included.
         var frames = 0
+        /// Seconds the frames since the last move waited on their dearest band (as `recent` tells).
+        var waited = 0.0
+        /// What a move costs, in seconds of the frame after it (a moving average).
+        var moveCost = 0.0
+        /// The seconds of a whole frame (all bands), a moving average, and its value at the last move.
+        var frameSeconds = 0.0
+        var beforeMove = 0.0
     }
 
     private let state = Mutex(State())
@@ -50,9 +65,12 @@ final class BandLayout: @unchecked Sendable {
         guard n > 1 else { return [rect] }
         let cuts = state.withLock { state -> [Int] in
             if state.rect != rect || state.cuts.count != n + 1 {
+                state = State()
                 state.rect = rect
                 state.cuts = (0...n).map { rect.y0 + rect.height * $0 / n }
-                state.sums = [Double](repeating: 0, count: n)
+                state.recent = [Double](repeating: 0, count: n)
+                // The first frame rasterizes every shape: it is not what the cuts cost but
+                // what a move may cost at most, and counts as one.
                 state.frames = 0
             }
             return state.cuts
@@ -61,24 +79,31 @@ final class BandLayout: @unchecked Sendable {
     }
 
     /// Records what drawing `bands` (as given by `bands(of:count:)`) took, in seconds of
-    /// CPU time each; every `window` frames, moves the cuts if the bands were unbalanced.
+    /// CPU time each, and moves the cuts when that pays (see above).
     func record(_ bands: [PixelRect], seconds: [Double]) {
         guard bands.count > 1, bands.count == seconds.count else { return }
+        let times = seconds.map { $0.isFinite && $0 > 0 ? $0 : 0 }
+        let total = times.reduce(0, +)
         state.withLock { state in
             guard state.cuts.count == bands.count + 1, zip(bands, state.cuts).allSatisfy({ $0.y0 == $1 }) else { return }
             state.frames += 1
-            // The frames just after a move rasterize every band's shapes anew: not a cost
-            // of the cuts, so not counted.
-            guard state.frames > 0 else { return }
-            for k in seconds.indices where seconds[k].isFinite && seconds[k] > 0 { state.sums[k] += seconds[k] }
-            guard state.frames >= Self.window else { return }
-            let mean = state.sums.reduce(0, +) / Double(state.sums.count)
-            state.frames = 0
-            if let dearest = state.sums.max(), dearest > mean * Self.tolerance {
-                state.cuts = Self.balanced(cuts: state.cuts, seconds: state.sums)
-                state.frames = -Self.settling
+            // The frames just after a move rasterize the shapes the cut crossed anew: what
+            // they cost over the frames before is the move's cost, not the cuts'.
+            guard state.frames > Self.settling else {
+                state.moveCost = (state.moveCost + max(0, total - state.beforeMove)) / 2
+                return
             }
-            state.sums = [Double](repeating: 0, count: state.sums.count)
+            let weight = state.frames == Self.settling + 1 ? 1 : 1 / Double(Self.window)
+            for k in times.indices { state.recent[k] += (times[k] - state.recent[k]) * weight }
+            state.frameSeconds += (total - state.frameSeconds) * (state.frameSeconds == 0 ? 1 : 1 / Double(Self.window))
+            let mean = state.recent.reduce(0, +) / Double(state.recent.count)
+            guard let dearest = state.recent.max(), dearest > mean * Self.tolerance else { return }
+            state.waited += dearest - mean
+            guard state.waited > state.moveCost else { return }
+            state.cuts = Self.balanced(cuts: state.cuts, seconds: state.recent)
+            state.frames = 0
+            state.waited = 0
+            state.beforeMove = state.frameSeconds
         }
     }
 

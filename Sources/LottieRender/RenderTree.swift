@@ -177,7 +177,9 @@ final class ShapeLayerNode: @unchecked Sendable {
     /// since. A look-ahead (`counted: false`) is left out of the statistics. While another
     /// thread evaluates the same shapes (the bands of a frame), this one waits a while for
     /// its result rather than evaluate them too.
-    func shapes(at frame: Double, budget: RenderBudget, counted: Bool = true) -> PreparedShapes {
+    /// With `sharing`, the shapes made here share their paints' device paths among the bands
+    /// that draw them (`DevicePaths`).
+    func shapes(at frame: Double, budget: RenderBudget, counted: Bool = true, sharing: Bool = false) -> PreparedShapes {
         // Versions are read before evaluating: a provider changed meanwhile leaves an older
         // version, which the next frame evaluates again.
         let versions = dependence.providers.map(\.version)
@@ -201,7 +203,7 @@ final class ShapeLayerNode: @unchecked Sendable {
         evaluationsStarted = ticket
         pending = (frame, versions, ticket)
         lock.unlock()
-        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self)
+        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self, sharing: sharing)
         lock.lock()
         last = (frame, versions, shapes)
         if pending?.ticket == ticket { pending = nil }
@@ -252,12 +254,16 @@ final class PreparedShapes: @unchecked Sendable {
     let bounds: [Rect?]
     /// The node whose slots keep the paints' coverage.
     let node: ShapeLayerNode
+    /// Each paint's path in device space, made once for all the bands of a threaded frame
+    /// (nil on one thread, where nothing would share it).
+    let devicePaths: DevicePaths?
 
-    init(tree: ShapeTree, node: ShapeLayerNode) {
+    init(tree: ShapeTree, node: ShapeLayerNode, sharing: Bool = false) {
         self.tree = tree
         self.node = node
         paths = tree.ops.map { tree.joinedPath(of: $0) }
         bounds = paths.map(\.bounds)
+        devicePaths = sharing ? DevicePaths(count: paths.count) : nil
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
@@ -272,17 +278,18 @@ final class PreparedShapes: @unchecked Sendable {
             guard alpha > 0, !op.nodeIDs.isEmpty, !paths[index].isEmpty else { continue }
             let toDevice = op.matrix.concatenating(layerMatrix)
             // A paint wholly outside the target (another band's rows) is not outlined or looked up.
-            if let bounds = bounds[index],
-               !PaintReach.mayPaint(PaintReach.pixels(of: bounds, kind: op.kind, toDevice: toDevice), surface: surface, clip: clip) { continue }
+            let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, kind: op.kind, toDevice: toDevice) }
+            if !PaintReach.mayPaint(reach, surface: surface, clip: clip) { continue }
             // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
             let slot = index < node.slotCount ? node.firstSlot + index : -1
+            let shared = devicePaths.map { (paths: $0, index: index) }
             switch op.kind {
             case .fill(let paint, let rule):
                 surface.fill(paths[index], transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                             slot: slot, cache: cache)
+                             slot: slot, cache: cache, shared: shared, reach: reach)
             case .stroke(let paint, let style):
                 surface.stroke(paths[index], transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                               slot: slot, cache: cache)
+                               slot: slot, cache: cache, shared: shared, reach: reach)
             }
         }
     }
@@ -313,7 +320,7 @@ extension AnimationRenderer {
     /// node, or evaluated through the shape cache when the tree is off (the reference).
     func layerShapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true) -> LayerShapes {
         if let renderTree, let node = renderTree.node(in: comp, at: position) {
-            let prepared = node.shapes(at: frame, budget: budget, counted: counted)
+            let prepared = node.shapes(at: frame, budget: budget, counted: counted, sharing: threads > 1)
             return LayerShapes(tree: prepared.tree, prepared: prepared)
         }
         let tree = shapeCache.shapes(of: comp, at: position, items: items, frame: frame, counted: counted, budget: budget)

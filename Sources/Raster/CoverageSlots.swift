@@ -100,8 +100,11 @@ public final class CoverageSlots: @unchecked Sendable {
         guard changing, mayPaintDirectly, slots[slot].sharedMisses >= 2 else { return .make }
         slots[slot].sweeps &+= 1
         if slots[slot].sweeps % 4 == 0 { return .make }
-        // Only the latest swept shape of a limit is remembered; its path counts against the limit.
-        for (i, entry) in slots[slot].entries.enumerated().reversed() where entry.coverage == nil && entry.key.limit == key.limit {
+        // Only the latest swept shape of a place is remembered (a limit narrowed to the
+        // paint's reach moves with the shape: one it overlaps is the same place); its path
+        // counts against the byte limit.
+        for (i, entry) in slots[slot].entries.enumerated().reversed()
+        where entry.coverage == nil && !entry.key.limit.intersection(key.limit).isEmpty {
             bytes -= slots[slot].entries.remove(at: i).size
         }
         let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
@@ -143,30 +146,52 @@ public final class CoverageSlots: @unchecked Sendable {
 extension Surface {
     /// `fill` with its coverage kept in `slot` of `slots` (see `CoverageSlots`); coverage to
     /// be made and kept is looked up in `cache` first, when there is one. A solid fill that
-    /// keeps changing is painted from the sweep. The same pixels as `fill`.
+    /// keeps changing is painted from the sweep. The same pixels as `fill`. With `shared`, the
+    /// path in device space is made once for every band that needs it (`DevicePaths`).
+    /// `reach`, when given, must hold every pixel the paint can touch (`PaintReach`): the
+    /// coverage is then kept for the part of the target within it, so that a target that
+    /// changes away from the shape (a band whose cut moved) finds the coverage it kept.
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero, paint: Paint,
-                              opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?) {
+                              opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?,
+                              shared: (paths: DevicePaths, index: Int)? = nil, reach: PixelRect? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
         let shader = Shader(paint: paint, pathToDevice: transform)
         guard !shader.isEmpty else { return }
-        let limit = drawingLimit(clip)
+        let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)
         paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
-            path.transformed(by: transform)
+            Self.devicePath(shared, transform: transform) { path.transformed(by: transform) }
         }
     }
 
     /// `stroke` with its coverage kept in `slot` of `slots`, as `fill(…slots:slot:cache:)`.
     public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle, paint: Paint,
-                                opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?) {
+                                opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?,
+                                shared: (paths: DevicePaths, index: Int)? = nil, reach: PixelRect? = nil) {
         guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
         let shader = Shader(paint: paint, pathToDevice: transform)
         guard !shader.isEmpty else { return }
-        let limit = drawingLimit(clip)
+        let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)
         paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
-            Self.strokeOutline(path, style: style, transform: transform)
+            Self.devicePath(shared, transform: transform) { Self.strokeOutline(path, style: style, transform: transform) }
         }
+    }
+
+    /// `drawingLimit(clip)` within `reach`, a rectangle the paint cannot go beyond. Rows and
+    /// columns outside it hold no coverage of the paint, and the coverage of the rows inside
+    /// is computed from the edges alone (`Rasterizer`), so it is the same either way.
+    private func drawingLimit(_ clip: Clip?, within reach: PixelRect?) -> PixelRect {
+        let limit = drawingLimit(clip)
+        guard let reach else { return limit }
+        let within = limit.intersection(reach)
+        return within.isEmpty ? limit : within
+    }
+
+    /// `make()`, or the path another band made for the same paint and transform.
+    private static func devicePath(_ shared: (paths: DevicePaths, index: Int)?, transform: Transform, make: () -> Path) -> Path {
+        guard let shared else { return make() }
+        return shared.paths.path(at: shared.index, transform: transform, make: make)
     }
 
     /// Paints the shape of `key` (`device`: its outline in device space, filled by the key's

@@ -5,31 +5,73 @@ import XCTest
 /// Band cuts move toward the rows that cost time, stay in order within the frame and keep
 /// each band at least `minimumRows` high, whatever times they are fed.
 final class BandLayoutTests: XCTestCase {
+    /// Rows 0..<500 of 1000 cost `dear` times as much as the rest: each band's seconds.
+    static func seconds(_ bands: [PixelRect], dear: Double = 3) -> [Double] {
+        bands.map { band in
+            let dearRows = Double(max(0, min(band.y1, 500) - band.y0))
+            return (dearRows * dear + Double(band.height) - dearRows) * 1e-6
+        }
+    }
+
+    /// Records frames of `seconds` until the cuts move (at most `limit`): how many it took.
+    static func framesUntilMoved(_ layout: BandLayout, _ rect: PixelRect, limit: Int = 100,
+                                 seconds: ([PixelRect]) -> [Double]) -> Int {
+        let bands = layout.bands(of: rect, count: 2)
+        var frames = 0
+        while layout.bands(of: rect, count: 2) == bands, frames < limit {
+            layout.record(bands, seconds: seconds(bands))
+            frames += 1
+        }
+        return frames
+    }
+
     func testCutsStartEvenAndMoveTowardTheDearRows() {
         let layout = BandLayout()
         let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
         XCTAssertEqual(layout.bands(of: rect, count: 2).map(\.y0), [0, 500])
-        // Rows 0..<500 cost three times as much as the rest: after `window` frames the cut
-        // moves to where the cost splits evenly (333 for this content), then stays.
+        // The first frame (2 ms) stands for what a move costs: half of it, 1 ms, as the
+        // average with nothing. Each frame then waits 0.5 ms on the top band, so the cut
+        // moves after two or three of them, to where the cost splits evenly (333 for this
+        // content), and there it stays.
+        let frames = Self.framesUntilMoved(layout, rect) { Self.seconds($0) }
+        XCTAssertGreaterThanOrEqual(frames, 3)
+        XCTAssertLessThanOrEqual(frames, 4)
         var cuts: [Int] = []
-        for _ in 0..<(3 * BandLayout.window) {
+        for _ in 0..<8 {
             let bands = layout.bands(of: rect, count: 2)
-            let rowsA = Double(min(bands[0].y1, 500)) * 3 + Double(max(0, bands[0].y1 - 500))
-            let rowsB = Double(max(0, 500 - bands[1].y0)) * 3 + Double(1000 - max(500, bands[1].y0))
-            layout.record(bands, seconds: [rowsA * 1e-6, rowsB * 1e-6])
+            layout.record(bands, seconds: Self.seconds(bands))
             cuts.append(layout.bands(of: rect, count: 2)[1].y0)
         }
-        XCTAssertEqual(Array(cuts.prefix(BandLayout.window - 1)), [Int](repeating: 500, count: BandLayout.window - 1))
         // (Rows that cost nothing are counted at a twentieth of the mean, so it lands a little lower.)
-        XCTAssertEqual(Double(cuts[BandLayout.window - 1]), 1000.0 / 3, accuracy: 10)
-        XCTAssertEqual(Set(cuts.suffix(from: BandLayout.window - 1)).count, 1, "balanced cuts stay: \(cuts)")
+        XCTAssertEqual(Double(cuts[0]), 1000.0 / 3, accuracy: 10)
+        XCTAssertEqual(Set(cuts).count, 1, "balanced cuts stay: \(cuts)")
 
-        // Uneven again: the cut moves only once a whole window of frames has been summed.
-        let bands = layout.bands(of: rect, count: 2)
-        for _ in 0..<(BandLayout.settling + BandLayout.window - 1) { layout.record(bands, seconds: [1e-3, 1e-6]) }
-        XCTAssertEqual(layout.bands(of: rect, count: 2)[1].y0, cuts.last)
-        layout.record(bands, seconds: [1e-3, 1e-6])
-        XCTAssertLessThan(layout.bands(of: rect, count: 2)[1].y0, cuts.last!)
+        // Uneven again (the dear rows moved): the frame after the move cost no more than the
+        // frames before, so a move is now thought to cost half as much (0.5 ms), and the cut
+        // follows within two frames.
+        let after = Self.framesUntilMoved(layout, rect) { _ in [1e-3, 1e-6] }
+        XCTAssertLessThanOrEqual(after, 2)
+        XCTAssertLessThan(layout.bands(of: rect, count: 2)[1].y0, cuts[0])
+    }
+
+    /// A move whose next frame cost more than the frames before waits until the frames
+    /// have lost as much to the uneven bands: then it moves.
+    func testDearMovesWaitUntilTheUnevenBandsCostAsMuch() {
+        let layout = BandLayout()
+        let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
+        _ = Self.framesUntilMoved(layout, rect) { Self.seconds($0) }
+        var bands = layout.bands(of: rect, count: 2)
+        XCTAssertNotEqual(bands[1].y0, 500)
+        // The frame after the move rasterized anew: 2 ms more than the frames before. A move
+        // is now thought to cost 1.5 ms (the average of the 1 ms thought before and this 2 ms).
+        layout.record(bands, seconds: Self.seconds(bands).map { $0 + 1e-3 })
+        bands = layout.bands(of: rect, count: 2)
+        // Now the dear rows are six times dearer: each frame waits about 0.28 ms on the top band,
+        // so the cut stays for six frames, then moves.
+        let stayed = Self.framesUntilMoved(layout, rect) { Self.seconds($0, dear: 6) }
+        XCTAssertGreaterThanOrEqual(stayed, 6)
+        XCTAssertLessThanOrEqual(stayed, 7)
+        XCTAssertLessThan(layout.bands(of: rect, count: 2)[1].y0, bands[1].y0)
     }
 
     func testHostileTimesKeepTheBandsValid() {
@@ -48,8 +90,7 @@ final class BandLayoutTests: XCTestCase {
     func testANewSizeOrCountStartsEvenAgain() {
         let layout = BandLayout()
         let rect = PixelRect(x0: 0, y0: 0, x1: 10, y1: 100)
-        let bands = layout.bands(of: rect, count: 2)
-        for _ in 0..<BandLayout.window { layout.record(bands, seconds: [1, 0]) }
+        XCTAssertLessThan(Self.framesUntilMoved(layout, rect) { _ in [1, 0] }, 10)
         XCTAssertNotEqual(layout.bands(of: rect, count: 2)[1].y0, 50)
         XCTAssertEqual(layout.bands(of: rect, count: 4).map(\.y0), [0, 25, 50, 75])
         XCTAssertEqual(layout.bands(of: PixelRect(x0: 0, y0: 0, x1: 10, y1: 20), count: 4).count, 1)

@@ -75,6 +75,43 @@ final class FramePlanTests: XCTestCase {
         XCTAssertEqual(zip(before, after).filter { $1 - $0 > 1 }.count, 0, "\(before) → \(after)")
     }
 
+    /// The bands of a frame share each paint's device path (`DevicePaths`): drawn one after
+    /// the other, the second band takes the stroke outlines and transformed paths the first
+    /// made for the paints that cross both, and the pixels are those of one thread.
+    func testTheSecondBandTakesTheDevicePathsTheFirstMade() throws {
+        try XCTSkipUnless(CorpusPaths.available, "corpus not found")
+        guard let animation = try Self.load("LottieLogo1_masked.json") else { throw XCTSkip("LottieLogo1_masked.json not found") }
+        let viewport = Viewport(width: 160, height: 120, contentMode: .fill)
+        let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
+        var taken = 0, compared = 0
+        for progress in [0.45, 0.6, 0.9] {
+            let frame = animation.inPoint + (animation.outPoint - animation.inPoint) * progress
+            var one = AnimationRenderer(animation: animation)
+            one.threads = 1
+            let expected = one.render(frame: frame, viewport: viewport)
+            var banded = AnimationRenderer(animation: animation)
+            banded.threads = 2
+            let plan = FramePlan(renderer: banded, frame: frame)
+            plan.evaluate(taking: FramePlan.Cursor(), budget: banded.budget)
+            var surface = Surface(width: viewport.width, height: viewport.height)
+            let whole = surface.bounds
+            surface.withBands([0..<55, 55..<120]) { parts in
+                for i in 0..<2 {
+                    banded.drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: .clear, covered: nil, whole: whole,
+                                       band: (i, 2))
+                }
+            }
+            XCTAssertEqual(zip(expected.pixels, surface.pixels).filter { $0 != $1 }.count, 0, "progress \(progress)")
+            for entry in plan.entries {
+                let shared = try XCTUnwrap(entry.node.shapes(at: entry.frame, budget: banded.budget, counted: false).devicePaths)
+                taken += shared.statistics.taken
+            }
+            compared += 1
+        }
+        XCTAssertEqual(compared, 3)
+        XCTAssertGreaterThan(taken, 0, "the second band took paths the first made")
+    }
+
     /// A precomp shown twice at different times in one frame: its nodes are not planned.
     func testANodeDrawnAtTwoFramesIsLeftOut() throws {
         let shape = """
