@@ -150,6 +150,9 @@ struct EdgeSink {
         let ax = p.x - originX, ay = p.y
         let bx = q.x - originX, by = q.y
         guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
+        // An edge wholly above or below the buffer's rows adds to no cell (both accumulations
+        // would find no row of it): a clipped or banded path has many such, so they leave here.
+        guard max(ay, by) > originY, min(ay, by) < originY + Double(height) else { return }
         // Split where the edge leaves the buffer's columns, so that each piece is either
         // inside or wholly to one side, where clamping x is exact. (No array here: this runs
         // for every flattened segment.)
