@@ -270,8 +270,12 @@ extension Rasterizer {
         let w = width, s = stride, bpr = blocksPerRow
         swept = true
         let scale = min(max(opacity, 0), 1) * 255
+        // Every buffer through a pointer: the row bounds as arrays cost a uniqueness check and
+        // bounds checks per row.
         blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in
+        rowMax.withUnsafeMutableBufferPointer { rowMax in
             row.withUnsafeMutableBufferPointer { alphaBuffer in
                 let alpha = alphaBuffer.baseAddress!
                 for y in 0..<height {
@@ -279,8 +283,8 @@ extension Rasterizer {
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)  // last touched cell, inclusive
                     rowMin[y] = Int32.max; rowMax[y] = -1
-                    let base = y * s
-                    let flags = y * bpr
+                    let base = y &* s
+                    let flags = y &* bpr
                     var sum: Float = 0
                     let sumEnd = min(last + 1, w)
                     var x = lo
@@ -313,12 +317,23 @@ extension Rasterizer {
                         }
                     }
                     if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
-                    (blocks.baseAddress! + flags + lo >> 4).update(repeating: 0, count: last >> 4 - lo >> 4 + 1)
+                    Self.clearFlags(blocks.baseAddress! + flags + lo >> 4, count: last >> 4 - lo >> 4 + 1)
                     if end > lo { body(originY + y, originX, lo, end, alpha) }
                 }
             }
         }
         }
+        }
+        }
+    }
+
+    /// Clears a row's `count` (>= 1) block flags: most rows have one to three, which stores
+    /// clear without a call into the C library.
+    @inline(__always)
+    static func clearFlags(_ flags: UnsafeMutablePointer<UInt8>, count: Int) {
+        flags[0] = 0
+        flags[count &- 1] = 0
+        if count == 3 { flags[1] = 0 } else if count > 3 { (flags + 1).update(repeating: 0, count: count &- 2) }
     }
 }
 
@@ -342,6 +357,7 @@ extension Rasterizer {
         let ox = originX
         blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in rowMax.withUnsafeMutableBufferPointer { rowMax in  // (as in `sweep`)
             row.withUnsafeMutableBufferPointer { alphaBuffer in
                 let alpha = alphaBuffer.baseAddress!
                 for y in 0..<height {
@@ -349,8 +365,8 @@ extension Rasterizer {
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)
                     rowMin[y] = Int32.max; rowMax[y] = -1
-                    let base = y * s
-                    let flags = y * bpr
+                    let base = y &* s
+                    let flags = y &* bpr
                     let py = originY + y
                     var sum: Float = 0
                     let sumEnd = min(last + 1, w)
@@ -402,11 +418,12 @@ extension Rasterizer {
                                    runIsVarying: runIsVarying, runAlpha: runAlpha, alpha: alpha,
                                    constant: constant, varying: varying)
                     if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
-                    (blocks.baseAddress! + flags + lo >> 4).update(repeating: 0, count: last >> 4 - lo >> 4 + 1)
+                    Self.clearFlags(blocks.baseAddress! + flags + lo >> 4, count: last >> 4 - lo >> 4 + 1)
                 }
             }
         }
         }
+        }}
     }
 
     /// The first block after `block` (and before `end`) an edge crossed, or `end`: the flags
