@@ -35,19 +35,35 @@ extension EdgeSink {
         // multiplications per row.
         var cellRow = cells + firstRow &* stride, flagRow = blocks + firstRow &* blocksPerRow
         let (cellStep, flagStep) = (stride, blocksPerRow)
-        for row in firstRow..<endRow {
-            let nextTop = Double(row &+ oy &+ 1)
-            let lower = nextTop < by ? nextTop : by
-            let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
-            // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
-            // The clamp also sends a NaN to 0, so the cell indices below need no range check.
-            let xl = Self.clamp(x < xNext ? x : xNext, w), xr = Self.clamp(x < xNext ? xNext : x, w)
-            accumulate(row: row, cellRow, flagRow, xl, xr, Float(lower - upper) * direction)
+        // Every row but the last ends on its lower border, inside the edge (the border is
+        // below ceil(by) - 1 < by): the lower crossing needs no choice with the edge's end.
+        var row = firstRow
+        let lastRow = endRow &- 1
+        while row < lastRow {
+            let lower = Double(row &+ oy &+ 1)
+            let xNext = ax + (lower - ay) * dxdy
+            addRow(row, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
             cellRow += cellStep
             flagRow += flagStep
             upper = lower
             x = xNext
+            row &+= 1
         }
+        let nextTop = Double(lastRow &+ oy &+ 1)
+        let lower = nextTop < by ? nextTop : by
+        let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
+        addRow(lastRow, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
+    }
+
+    /// Adds the part of the edge in row `row`, crossing its upper and lower sides (or ends) at
+    /// `x` and `xNext`, over a height `d` signed by direction.
+    @inline(__always)
+    private func addRow(_ row: Int, _ cell: UnsafeMutablePointer<Float>, _ flags: UnsafeMutablePointer<UInt8>,
+                        _ x: Double, _ xNext: Double, _ d: Float, _ w: Double) {
+        // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
+        // The clamp also sends a NaN to 0, so the cell indices below need no range check.
+        let xl = Self.clamp(x < xNext ? x : xNext, w), xr = Self.clamp(x < xNext ? xNext : x, w)
+        accumulate(row: row, cell, flags, xl, xr, d)
     }
 
     /// ⌊v⌋ and ⌈v⌉ of a finite value well within Int's range, without a call into libm.
