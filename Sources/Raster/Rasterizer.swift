@@ -290,14 +290,14 @@ extension Rasterizer {
                     var x = lo
                     while x < sumEnd {
                         let block = x >> 4
-                        let blockEnd = min((block + 1) << 4, sumEnd)
-                        if blocks[flags + block] != 0 {
-                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
+                        let blockEnd = min((block &+ 1) << 4, sumEnd)
+                        if blocks[flags &+ block] != 0 {
+                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
+                                    sum += cells[base &+ i]
+                                    cells[base &+ i] = 0
                                     alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
@@ -377,19 +377,19 @@ extension Rasterizer {
                     var x = lo
                     while x < sumEnd {
                         let block = x >> 4
-                        let blockEnd = min((block + 1) << 4, sumEnd)
-                        if blocks[flags + block] != 0 {
+                        let blockEnd = min((block &+ 1) << 4, sumEnd)
+                        if blocks[flags &+ block] != 0 {
                             if !runIsVarying {
                                 if runAlpha != 0, x > runStart { constant(py, ox, runStart, x - runStart, runAlpha) }
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
+                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
+                                    sum += cells[base &+ i]
+                                    cells[base &+ i] = 0
                                     alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
