@@ -1,3 +1,5 @@
+import CPixelStores
+
 /// The fast way an edge reaches the accumulation cells. Each row's crossing is found exactly as
 /// in `addClamped` (the reference, from the edge's own ends in `Double`, so bands of rows still
 /// give the pixels of one pass), but the shares of the cells it crosses come from closed forms
@@ -29,18 +31,39 @@ extension EdgeSink {
         let firstTop = Double(firstRow + oy)
         var upper = max(firstTop, ay)
         var x = upper == ay ? ax : ax + (upper - ay) * dxdy
-        for row in firstRow..<endRow {
-            let nextTop = Double(row &+ oy &+ 1)
-            let lower = nextTop < by ? nextTop : by
-            let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
-            // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
-            var xl = x < xNext ? x : xNext, xr = x < xNext ? xNext : x
-            if xl < 0 { xl = 0 } else if xl > w { xl = w }
-            if xr > w { xr = w } else if xr < 0 { xr = 0 }
-            accumulate(row: row, xl, xr, Float(lower - upper) * direction)
+        // The row's cells and block flags, stepped a row at a time rather than found by two
+        // multiplications per row.
+        var cellRow = cells + firstRow &* stride, flagRow = blocks + firstRow &* blocksPerRow
+        let (cellStep, flagStep) = (stride, blocksPerRow)
+        // Every row but the last ends on its lower border, inside the edge (the border is
+        // below ceil(by) - 1 < by): the lower crossing needs no choice with the edge's end.
+        var row = firstRow
+        let lastRow = endRow &- 1
+        while row < lastRow {
+            let lower = Double(row &+ oy &+ 1)
+            let xNext = ax + (lower - ay) * dxdy
+            addRow(row, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
+            cellRow += cellStep
+            flagRow += flagStep
             upper = lower
             x = xNext
+            row &+= 1
         }
+        let nextTop = Double(lastRow &+ oy &+ 1)
+        let lower = nextTop < by ? nextTop : by
+        let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
+        addRow(lastRow, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
+    }
+
+    /// Adds the part of the edge in row `row`, crossing its upper and lower sides (or ends) at
+    /// `x` and `xNext`, over a height `d` signed by direction.
+    @inline(__always)
+    private func addRow(_ row: Int, _ cell: UnsafeMutablePointer<Float>, _ flags: UnsafeMutablePointer<UInt8>,
+                        _ x: Double, _ xNext: Double, _ d: Float, _ w: Double) {
+        // Rounding can put a crossing a hair outside 0...w; ends inside are already clamped.
+        // The clamp also sends a NaN to 0, so the cell indices below need no range check.
+        let xl = Self.clamp(x < xNext ? x : xNext, w), xr = Self.clamp(x < xNext ? xNext : x, w)
+        accumulate(row: row, cell, flags, xl, xr, d)
     }
 
     /// ⌊v⌋ and ⌈v⌉ of a finite value well within Int's range, without a call into libm.
@@ -54,19 +77,31 @@ extension EdgeSink {
         return Double(t) < v ? t + 1 : t
     }
 
+    /// `v` within 0...w, and 0 for a NaN (every comparison with it is false).
+    @inline(__always) static func clamp(_ v: Double, _ w: Double) -> Double {
+        v > 0 ? (v < w ? v : w) : 0
+    }
+
+    /// ⌊v⌋ of a `v` already clamped to 0...width: the plain conversion, without `Int(_:)`'s
+    /// range checks (it never traps here, the clamp having proven the value in range).
+    @inline(__always) static func cellIndex(_ v: Double) -> Int {
+        buoy_cell_index(v)
+    }
+
     /// Adds to row `row` an edge crossing it from `xl` to `xr` (0...width, in either order of
     /// its direction) over a height `d` (signed by direction): cell i gets d·(F(i) − F(i−1)),
     /// F(i) being the part of pixel i right of the edge, averaged over the row.
     @inline(__always)
-    private func accumulate(row: Int, _ xl: Double, _ xr: Double, _ d: Float) {
-        let i0 = Int(xl)
-        let last = Int(xr)
-        mark(row: row, first: i0, last: min(last &+ 1, width &+ 1))
-        let cell = cells + row &* stride
+    private func accumulate(row: Int, _ cell: UnsafeMutablePointer<Float>, _ flags: UnsafeMutablePointer<UInt8>,
+                            _ xl: Double, _ xr: Double, _ d: Float) {
+        // xl <= xr <= width, so last + 1 <= width + 1 and the crossing point below <= width.
+        let i0 = Self.cellIndex(xl)
+        let last = Self.cellIndex(xr)
+        mark(row: row, flags, first: i0, last: last &+ 1)
         if xr - xl < 1e-7 {
             // Upright within a ten-millionth of a pixel: one crossing point.
             let xm = (xl + xr) / 2
-            let c = min(Int(xm), width)
+            let c = Self.cellIndex(xm)
             let f = Float(xm - Double(c))
             cell[c] += d * (1 - f)
             cell[c &+ 1] += d * f
@@ -74,8 +109,9 @@ extension EdgeSink {
         }
         let fl = Float(xl - Double(i0))
         // The last cell the edge passes through (xr on a cell's left side belongs to the one before).
-        let k = Double(last) == xr ? last &- 1 : last
-        let fr = Float(xr - Double(k))  // 0 < fr <= 1
+        var k = last
+        var fr = Float(xr - Double(last))  // 0 < fr <= 1
+        if fr == 0 { k = last &- 1; fr = 1 }
         if k == i0 {
             let m = (fl + fr) * 0.5
             cell[i0] += d * (1 - m)
@@ -98,18 +134,24 @@ extension EdgeSink {
         cell[k &+ 1] += d * tail
     }
 
-    /// Notes cells first...last of `row` as written (the row's range and 16-cell block flags),
-    /// as the reference does, so the sweep reads and clears every one of them.
+    /// Notes cells first...last of `row` (its block flags at `flags`) as written (the row's
+    /// range and 16-cell block flags), as the reference does, so the sweep reads and clears
+    /// every one of them.
     @inline(__always)
-    private func mark(row: Int, first: Int, last: Int) {
+    private func mark(row: Int, _ flags: UnsafeMutablePointer<UInt8>, first: Int, last: Int) {
         let lo = Int32(truncatingIfNeeded: first), hi = Int32(truncatingIfNeeded: last)
         if lo < rowMin[row] { rowMin[row] = lo }
         if hi > rowMax[row] { rowMax[row] = hi }
-        let flags = blocks + row &* blocksPerRow
         let (b0, b1) = (first >> 4, last >> 4)
         flags[b0] = 1
         flags[b1] = 1
-        // Stores, not a loop (which becomes a call to memset): an edge crosses few blocks of a row.
-        if b1 - b0 > 1 { for b in b0 + 1..<b1 { flags[b] = 1 } }
+        // An edge crosses few blocks of a row: the loop for more (a call to memset) is kept out
+        // of line, so that the call does not make every row spill its registers around it.
+        if b1 - b0 > 1 { Self.markBetween(flags, b0, b1) }
+    }
+
+    @inline(never)
+    private static func markBetween(_ flags: UnsafeMutablePointer<UInt8>, _ b0: Int, _ b1: Int) {
+        for b in b0 + 1..<b1 { flags[b] = 1 }
     }
 }

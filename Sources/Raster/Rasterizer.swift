@@ -150,6 +150,9 @@ struct EdgeSink {
         let ax = p.x - originX, ay = p.y
         let bx = q.x - originX, by = q.y
         guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
+        // An edge wholly above or below the buffer's rows adds to no cell (both accumulations
+        // would find no row of it): a clipped or banded path has many such, so they leave here.
+        guard max(ay, by) > originY, min(ay, by) < originY + Double(height) else { return }
         // Split where the edge leaves the buffer's columns, so that each piece is either
         // inside or wholly to one side, where clamping x is exact. (No array here: this runs
         // for every flattened segment.)
@@ -267,8 +270,12 @@ extension Rasterizer {
         let w = width, s = stride, bpr = blocksPerRow
         swept = true
         let scale = min(max(opacity, 0), 1) * 255
+        // Every buffer through a pointer: the row bounds as arrays cost a uniqueness check and
+        // bounds checks per row.
         blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in
+        rowMax.withUnsafeMutableBufferPointer { rowMax in
             row.withUnsafeMutableBufferPointer { alphaBuffer in
                 let alpha = alphaBuffer.baseAddress!
                 for y in 0..<height {
@@ -276,21 +283,21 @@ extension Rasterizer {
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)  // last touched cell, inclusive
                     rowMin[y] = Int32.max; rowMax[y] = -1
-                    let base = y * s
-                    let flags = y * bpr
+                    let base = y &* s
+                    let flags = y &* bpr
                     var sum: Float = 0
                     let sumEnd = min(last + 1, w)
                     var x = lo
                     while x < sumEnd {
                         let block = x >> 4
-                        let blockEnd = min((block + 1) << 4, sumEnd)
-                        if blocks[flags + block] != 0 {
-                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
+                        let blockEnd = min((block &+ 1) << 4, sumEnd)
+                        if blocks[flags &+ block] != 0 {
+                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
+                                    sum += cells[base &+ i]
+                                    cells[base &+ i] = 0
                                     alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
@@ -310,12 +317,23 @@ extension Rasterizer {
                         }
                     }
                     if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
-                    (blocks.baseAddress! + flags + lo >> 4).update(repeating: 0, count: last >> 4 - lo >> 4 + 1)
+                    Self.clearFlags(blocks.baseAddress! + flags + lo >> 4, count: last >> 4 - lo >> 4 + 1)
                     if end > lo { body(originY + y, originX, lo, end, alpha) }
                 }
             }
         }
         }
+        }
+        }
+    }
+
+    /// Clears a row's `count` (>= 1) block flags: most rows have one to three, which stores
+    /// clear without a call into the C library.
+    @inline(__always)
+    static func clearFlags(_ flags: UnsafeMutablePointer<UInt8>, count: Int) {
+        flags[0] = 0
+        flags[count &- 1] = 0
+        if count == 3 { flags[1] = 0 } else if count > 3 { (flags + 1).update(repeating: 0, count: count &- 2) }
     }
 }
 
@@ -339,6 +357,7 @@ extension Rasterizer {
         let ox = originX
         blocks.withUnsafeMutableBufferPointer { blocks in
         cells.withUnsafeMutableBufferPointer { cells in
+        rowMin.withUnsafeMutableBufferPointer { rowMin in rowMax.withUnsafeMutableBufferPointer { rowMax in  // (as in `sweep`)
             row.withUnsafeMutableBufferPointer { alphaBuffer in
                 let alpha = alphaBuffer.baseAddress!
                 for y in 0..<height {
@@ -346,8 +365,8 @@ extension Rasterizer {
                     guard lo <= w else { continue }
                     let last = min(Int(rowMax[y]), w + 1)
                     rowMin[y] = Int32.max; rowMax[y] = -1
-                    let base = y * s
-                    let flags = y * bpr
+                    let base = y &* s
+                    let flags = y &* bpr
                     let py = originY + y
                     var sum: Float = 0
                     let sumEnd = min(last + 1, w)
@@ -358,19 +377,19 @@ extension Rasterizer {
                     var x = lo
                     while x < sumEnd {
                         let block = x >> 4
-                        let blockEnd = min((block + 1) << 4, sumEnd)
-                        if blocks[flags + block] != 0 {
+                        let blockEnd = min((block &+ 1) << 4, sumEnd)
+                        if blocks[flags &+ block] != 0 {
                             if !runIsVarying {
                                 if runAlpha != 0, x > runStart { constant(py, ox, runStart, x - runStart, runAlpha) }
                                 runStart = x
                                 runIsVarying = true
                             }
-                            if rule == .nonZero, (block + 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
-                                Self.sweepBlockNonZero(cells.baseAddress! + base + block << 4, alpha + block << 4, sum: &sum, scale: scale)
+                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                                Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
-                                    sum += cells[base + i]
-                                    cells[base + i] = 0
+                                    sum += cells[base &+ i]
+                                    cells[base &+ i] = 0
                                     alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
@@ -399,11 +418,12 @@ extension Rasterizer {
                                    runIsVarying: runIsVarying, runAlpha: runAlpha, alpha: alpha,
                                    constant: constant, varying: varying)
                     if sumEnd <= last { for i in sumEnd...last { cells[base + i] = 0 } }
-                    (blocks.baseAddress! + flags + lo >> 4).update(repeating: 0, count: last >> 4 - lo >> 4 + 1)
+                    Self.clearFlags(blocks.baseAddress! + flags + lo >> 4, count: last >> 4 - lo >> 4 + 1)
                 }
             }
         }
         }
+        }}
     }
 
     /// The first block after `block` (and before `end`) an edge crossed, or `end`: the flags

@@ -105,6 +105,35 @@ final class EdgeAccumulationTests: XCTestCase {
         XCTAssertGreaterThan(differing, 0)
     }
 
+    /// The clamp in front of the unchecked cell index: every value, NaN and infinities too,
+    /// lands in 0...w, and the index is the floor of it.
+    func testCellIndexClampKeepsEveryValueInRange() {
+        let w = 37.0
+        for v in [-.infinity, -1e300, -0.5, -0.0, 0, 0.25, 1, 36.999, 37, 37.5, 1e300, .infinity, .nan] {
+            let c = EdgeSink.clamp(v, w)
+            XCTAssertTrue(c >= 0 && c <= w, "\(v) -> \(c)")
+            XCTAssertEqual(EdgeSink.cellIndex(c), Int(c.rounded(.down)), "\(v)")
+        }
+        XCTAssertEqual(EdgeSink.clamp(.nan, w), 0)
+        XCTAssertEqual(EdgeSink.clamp(12.75, w), 12.75)
+    }
+
+    /// Edges whose slope overflows (a rise of a few hundred-thousandths of a pixel in `Double`'s
+    /// subnormals against a run of the whole buffer) reach no trap and agree with the reference.
+    func testExtremeSlopesAgreeWithTheReference() {
+        let limit = PixelRect(x0: 0, y0: 0, x1: 40, y1: 20)
+        for (y0, y1) in [(5.0, 5 + 1e-310), (5.5, 5.5 + 4.9e-324), (0.0, 1e-300), (19.999, 20.0)] {
+            var path = Path()
+            path.move(to: Point(-3, y0)); path.line(to: Point(45, y1)); path.line(to: Point(30, 18))
+            path.line(to: Point(2.5, 12)); path.close()
+            let fast = coverage(path, rule: .nonZero, limit: limit, reference: false)
+            let reference = coverage(path, rule: .nonZero, limit: limit, reference: true)
+            XCTAssertTrue(fast.zeroed)
+            for (a, b) in zip(fast.bytes, reference.bytes) { XCTAssertLessThanOrEqual(abs(Int(a) - Int(b)), 1, "\(y0)") }
+            XCTAssertGreaterThan(fast.bytes.max() ?? 0, 0)
+        }
+    }
+
     /// Shapes whose coverage is known: a rectangle on and off the pixel grid, a triangle.
     func testFastAccumulationGivesExactCoverageOfSimpleShapes() {
         let limit = PixelRect(x0: 0, y0: 0, x1: 12, y1: 6)

@@ -4,6 +4,7 @@
 // library's wmemset, which Swift's Glibc module does not export (it leaves out <wchar.h>).
 #include <stddef.h>
 #include <stdint.h>
+#include "CellIndex.h"
 
 // Stores `value` into `count` consecutive 32-bit words from `pixels`.
 void buoy_store_pixels(uint32_t *pixels, uint32_t value, size_t count);
