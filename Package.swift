@@ -5,6 +5,11 @@
 // (DRM/KMS, fbdev, headless) → the `buoy` executable.
 import PackageDescription
 
+// FreeType's header directory, which only Sources/CTextLibraries' C files use (FreeType is not
+// linked, so pkg-config is not asked): under the cross build's sysroot when there is one
+// (tools/arm64-build sets PKG_CONFIG_SYSROOT_DIR).
+let freeTypeHeaders = "-I" + (Context.environment["PKG_CONFIG_SYSROOT_DIR"] ?? "") + "/usr/include/freetype2"
+
 let package = Package(
     name: "Buoy",
     products: [
@@ -27,8 +32,6 @@ let package = Package(
         // System C libraries from Debian's -dev packages, found through pkg-config.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2",
-                       providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
@@ -40,12 +43,6 @@ let package = Package(
                        providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev",
                        providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz",
-                       providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig",
-                       providers: [.apt(["libfontconfig-dev"])]),
-        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi",
-                       providers: [.apt(["libfribidi-dev"])]),
         // Linux kernel UAPI headers (framebuffer, VT): no library to link.
         .systemLibrary(name: "CKernel"),
         // epoll and eventfd, which Swift's Glibc module does not export.
@@ -57,7 +54,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CPNG", "CJPEG", "CWebP", "CPixelStores", "Posix"]),
         .target(name: "CPixelStores"),
         .target(name: "LottieModel", dependencies: ["CZlib", "Posix"]),
-        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "CFreeType", "Text", "Posix"]),
+        .target(name: "LottieRender", dependencies: ["LottieModel", "Raster", "Text", "Posix"]),
         .target(name: "Player", dependencies: ["LottieModel", "Posix"]),
         .target(name: "Display", dependencies: ["Raster", "CDRM", "CKernel", "Posix"]),
         // libcurl's headers (libcurl4-openssl-dev) and its functions, opened with dlopen when a
@@ -67,7 +64,10 @@ let package = Package(
         .target(name: "Input", dependencies: ["CEvdev"]),
         .target(name: "Control", dependencies: ["CKernel", "Download", "Posix"]),
         // Fonts (fontconfig), shaping (HarfBuzz), bidi (FriBidi) and line layout to Raster paths.
-        .target(name: "Text", dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFontconfig", "CFriBidi"]),
+        // Their headers (libfreetype-dev, libharfbuzz-dev, libfontconfig-dev, libfribidi-dev) and
+        // functions, opened with dlopen when text is first drawn (Sources/CTextLibraries/include).
+        .target(name: "CTextLibraries", cSettings: [.unsafeFlags([freeTypeHeaders])]),
+        .target(name: "Text", dependencies: ["Raster", "CTextLibraries"]),
         .target(name: "Kiosk", dependencies: ["LottieModel", "LottieRender", "Player", "Raster", "Download", "Posix", "Text"]),
         // The fuzz target (tools/fuzz builds it with libFuzzer); a plain build replays inputs.
         .executableTarget(name: "LottieFuzz", dependencies: ["LottieModel", "LottieRender", "Raster"]),

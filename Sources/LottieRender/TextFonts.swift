@@ -24,6 +24,9 @@ final class TextFonts: @unchecked Sendable {
     private let budget: RenderBudget
     /// Opened on the first text drawn from a font (nil inside: fontconfig failed).
     private var library: FontLibrary??
+    /// Why the text libraries could not be loaded (FreeType, HarfBuzz, Fontconfig, FriBidi are
+    /// opened with dlopen on the first text drawn from a font), when they could not.
+    private var missingLibrary: TextLibraryError?
     private var stacks: [String: FontStack?] = [:]
     /// The keys of `stacks` whose faces are the font the animation names (not a stand-in).
     private var namedStacks: Set<String> = []
@@ -75,11 +78,24 @@ final class TextFonts: @unchecked Sendable {
         return namedStacks.contains(stackKey(for: doc, font: font))
     }
 
+    /// The font library, nil when fontconfig fails or a text library is missing (remembered:
+    /// the warning names it, and every other layer still draws).
+    private func openLibrary() -> FontLibrary? {
+        do {
+            return try FontLibrary(extraDirectories: directories)
+        } catch let error as TextLibraryError {
+            missingLibrary = error
+            return nil
+        } catch {
+            return nil
+        }
+    }
+
     private func stack(for doc: TextDocument, font: Font?) -> FontStack? {
         let name = font?.name ?? doc.fontName, family = font?.family ?? "", style = font?.style ?? ""
         let key = stackKey(for: doc, font: font)
         if let known = stacks[key] { return known }
-        if library == nil { library = .some(try? FontLibrary(extraDirectories: directories)) }
+        if library == nil { library = .some(openLibrary()) }
         guard let library = library ?? nil else { return nil }
         let request = FontRequest(family: family.isEmpty ? name : family, style: style, postScriptName: name)
         let found: FontStack?
@@ -127,7 +143,8 @@ final class TextFonts: @unchecked Sendable {
     private func setFromFont(_ doc: TextDocument, text: String, font: Font?) -> SetText {
         var set = SetText(alignment: justificationFactor(doc.justification), size: doc.size)
         guard let stack = stack(for: doc, font: font) else {
-            set.warning = "no font could be found for \"\(doc.fontName)\"; the text is not drawn"
+            set.warning = missingLibrary.map { "\($0.reason); text is not drawn" }
+                ?? "no font could be found for \"\(doc.fontName)\"; the text is not drawn"
             return set
         }
         let face = stack.primary

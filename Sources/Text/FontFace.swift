@@ -1,5 +1,4 @@
-import CFreeType
-import CHarfBuzz
+internal import CTextLibraries
 import Glibc
 import Raster
 
@@ -20,71 +19,73 @@ public final class FontFace {
     public let postScriptName: String
     /// Font units per em (the scale HarfBuzz positions are given in).
     public let unitsPerEm: Double
-    private let library: FT_Library
-    private let face: FT_Face
+    let lib: TextLibraries.Table
+    private let face: OpaquePointer
+    private let ascender: Double
+    private let descender: Double
     let hbFont: OpaquePointer
     private var outlines: [UInt32: Path] = [:]
 
+    /// Throws TextLibraryError when the text libraries cannot be loaded, FontError when the file
+    /// is not a font they can read.
     public init(file: String, index: Int = 0) throws {
-        var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else { throw FontError(file: file, reason: "FreeType did not start") }
-        var face: FT_Face?
-        guard index >= 0, index < Int(Int32.max), FT_New_Face(library, file, FT_Long(index), &face) == 0, let face,
-              face.pointee.units_per_EM > 0, face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
-            FT_Done_FreeType(library)
+        let lib = try TextLibraries.load()
+        var metrics = buoy_font_metrics()
+        guard index >= 0, index < Int(Int32.max), let face = buoy_font_face_open(file, index, &metrics) else {
             throw FontError(file: file, reason: "not a scalable font FreeType can open (face \(index))")
         }
-        guard let font = Self.harfBuzzFont(file: file, index: index) else {
-            FT_Done_Face(face); FT_Done_FreeType(library)
+        guard let font = Self.harfBuzzFont(file: file, index: index, lib: lib) else {
+            buoy_font_face_close(face)
             throw FontError(file: file, reason: "HarfBuzz cannot read it")
         }
-        self.library = library
+        self.lib = lib
         self.face = face
         self.hbFont = font
         self.file = file
         self.index = index
-        unitsPerEm = Double(face.pointee.units_per_EM)
-        family = face.pointee.family_name.map { String(cString: $0) } ?? ""
-        style = face.pointee.style_name.map { String(cString: $0) } ?? ""
-        postScriptName = FT_Get_Postscript_Name(face).map { String(cString: $0) } ?? ""
-        hb_font_set_scale(font, Int32(face.pointee.units_per_EM), Int32(face.pointee.units_per_EM))
+        unitsPerEm = Double(metrics.units_per_em)
+        ascender = Double(metrics.ascender)
+        descender = Double(metrics.descender)
+        family = metrics.family.map { String(cString: $0) } ?? ""
+        style = metrics.style.map { String(cString: $0) } ?? ""
+        postScriptName = metrics.postscript_name.map { String(cString: $0) } ?? ""
+        lib.pointee.hb_font_set_scale(font, Int32(clamping: metrics.units_per_em), Int32(clamping: metrics.units_per_em))
     }
 
-    private static func harfBuzzFont(file: String, index: Int) -> OpaquePointer? {
-        guard let blob = hb_blob_create_from_file(file) else { return nil }
-        defer { hb_blob_destroy(blob) }
-        guard hb_blob_get_length(blob) > 0, let hbFace = hb_face_create(blob, UInt32(index)) else { return nil }
-        defer { hb_face_destroy(hbFace) }
-        return hb_font_create(hbFace)
+    private static func harfBuzzFont(file: String, index: Int, lib: TextLibraries.Table) -> OpaquePointer? {
+        guard let blob = lib.pointee.hb_blob_create_from_file(file) else { return nil }
+        defer { lib.pointee.hb_blob_destroy(blob) }
+        guard lib.pointee.hb_blob_get_length(blob) > 0, let hbFace = lib.pointee.hb_face_create(blob, UInt32(index)) else { return nil }
+        defer { lib.pointee.hb_face_destroy(hbFace) }
+        return lib.pointee.hb_font_create(hbFace)
     }
 
     deinit {
-        hb_font_destroy(hbFont)
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
+        lib.pointee.hb_font_destroy(hbFont)
+        buoy_font_face_close(face)
     }
 
     /// The face's glyph for `scalar`, nil when it has none (it would draw .notdef).
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
-        let id = FT_Get_Char_Index(face, FT_ULong(scalar.value))
+        let id = buoy_font_face_glyph(face, UInt(scalar.value))
         return id == 0 ? nil : UInt32(id)
     }
 
     public func covers(_ scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != nil }
 
     /// Ascender and descender (positive below the baseline) in ems.
-    public var ascent: Double { Double(face.pointee.ascender) / unitsPerEm }
-    public var descent: Double { -Double(face.pointee.descender) / unitsPerEm }
+    public var ascent: Double { ascender / unitsPerEm }
+    public var descent: Double { -descender / unitsPerEm }
 
     /// The height of capital letters above the baseline in ems: the font's own figure (OS/2),
     /// else the top of its "H", else the ascent.
     public var capHeight: Double {
         var position: hb_position_t = 0
-        if hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_CAP_HEIGHT, &position) != 0, position > 0 {
+        if lib.pointee.hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_CAP_HEIGHT, &position) != 0, position > 0 {
             return Double(position) / unitsPerEm
         }
         var extents = hb_glyph_extents_t()
-        if let h = glyph(for: "H"), hb_font_get_glyph_extents(hbFont, h, &extents) != 0, extents.y_bearing > 0 {
+        if let h = glyph(for: "H"), lib.pointee.hb_font_get_glyph_extents(hbFont, h, &extents) != 0, extents.y_bearing > 0 {
             return Double(extents.y_bearing) / unitsPerEm
         }
         return ascent
@@ -93,7 +94,7 @@ public final class FontFace {
     /// The extra space the font asks for between lines (its line gap), in ems.
     public var lineGap: Double {
         var position: hb_position_t = 0
-        guard hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP, &position) != 0 else { return 0 }
+        guard lib.pointee.hb_ot_metrics_get_position(hbFont, HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP, &position) != 0 else { return 0 }
         return max(0, Double(position) / unitsPerEm)
     }
 
@@ -102,20 +103,17 @@ public final class FontFace {
     public func outline(glyph id: UInt32) -> Path {
         if let cached = outlines[id] { return cached }
         var builder = OutlineBuilder(scale: 1 / unitsPerEm)
-        if FT_Load_Glyph(face, FT_UInt(id), FT_Int32(FT_LOAD_NO_SCALE)) == 0, let slot = face.pointee.glyph,
-           slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
-            var funcs = OutlineBuilder.callbacks
-            withUnsafeMutablePointer(to: &builder) { pointer in
-                _ = FT_Outline_Decompose(&slot.pointee.outline, &funcs, UnsafeMutableRawPointer(pointer))
-            }
-            builder.path.close()
+        let drawn = withUnsafeMutablePointer(to: &builder) { pointer in
+            var sink = OutlineBuilder.sink(UnsafeMutableRawPointer(pointer))
+            return buoy_font_face_outline(face, id, &sink)
         }
+        if drawn != 0 { builder.path.close() }
         outlines[id] = builder.path
         return builder.path
     }
 }
 
-/// Collects FreeType's outline callbacks into a path, flipping y (fonts point y up).
+/// Collects FreeType's outline segments into a path, flipping y (fonts point y up).
 private struct OutlineBuilder {
     var path = Path()
     let scale: Double
@@ -123,37 +121,34 @@ private struct OutlineBuilder {
 
     init(scale: Double) { self.scale = scale }
 
-    static var callbacks: FT_Outline_Funcs {
-        FT_Outline_Funcs(
-            move_to: { to, user in OutlineBuilder.from(user)?.pointee.move(to); return 0 },
-            line_to: { to, user in OutlineBuilder.from(user)?.pointee.line(to); return 0 },
-            conic_to: { c, to, user in OutlineBuilder.from(user)?.pointee.conic(c, to); return 0 },
-            cubic_to: { c1, c2, to, user in OutlineBuilder.from(user)?.pointee.cubic(c1, c2, to); return 0 },
-            shift: 0, delta: 0)
+    static func sink(_ user: UnsafeMutableRawPointer) -> buoy_outline_sink {
+        buoy_outline_sink(
+            user: user,
+            move: { user, x, y in OutlineBuilder.from(user)?.pointee.move(x, y) },
+            line: { user, x, y in OutlineBuilder.from(user)?.pointee.line(x, y) },
+            quad: { user, cx, cy, x, y in OutlineBuilder.from(user)?.pointee.quad(cx, cy, x, y) },
+            cubic: { user, c1x, c1y, c2x, c2y, x, y in OutlineBuilder.from(user)?.pointee.cubic(c1x, c1y, c2x, c2y, x, y) })
     }
 
     static func from(_ user: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<OutlineBuilder>? {
         user?.assumingMemoryBound(to: OutlineBuilder.self)
     }
 
-    func point(_ v: UnsafePointer<FT_Vector>?) -> Point {
-        guard let v else { return Point(0, 0) }
-        return Point(Double(v.pointee.x) * scale, -Double(v.pointee.y) * scale)
-    }
+    func point(_ x: Double, _ y: Double) -> Point { Point(x * scale, -y * scale) }
 
-    mutating func move(_ to: UnsafePointer<FT_Vector>?) {
+    mutating func move(_ x: Double, _ y: Double) {
         if started { path.close() }
-        path.move(to: point(to))
+        path.move(to: point(x, y))
         started = true
     }
 
-    mutating func line(_ to: UnsafePointer<FT_Vector>?) { path.line(to: point(to)) }
+    mutating func line(_ x: Double, _ y: Double) { path.line(to: point(x, y)) }
 
-    mutating func conic(_ c: UnsafePointer<FT_Vector>?, _ to: UnsafePointer<FT_Vector>?) {
-        path.quad(to: point(to), control: point(c))
+    mutating func quad(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double) {
+        path.quad(to: point(x, y), control: point(cx, cy))
     }
 
-    mutating func cubic(_ c1: UnsafePointer<FT_Vector>?, _ c2: UnsafePointer<FT_Vector>?, _ to: UnsafePointer<FT_Vector>?) {
-        path.cubic(to: point(to), control1: point(c1), control2: point(c2))
+    mutating func cubic(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: Double, _ y: Double) {
+        path.cubic(to: point(x, y), control1: point(c1x, c1y), control2: point(c2x, c2y))
     }
 }

@@ -1,4 +1,4 @@
-import CFontconfig
+internal import CTextLibraries
 import Glibc
 
 /// What a text asks for: a family and style (as fontconfig names them, e.g. "DejaVu Sans",
@@ -18,26 +18,30 @@ public struct FontRequest: Hashable, Sendable {
 /// The fonts of the system (fontconfig's configuration) plus extra folders given by the
 /// caller. Faces are opened once and shared. Not thread-safe: one library per thread.
 public final class FontLibrary {
+    private let lib: TextLibraries.Table
     private let config: OpaquePointer
     private var faces: [String: FontFace] = [:]
 
     /// - Parameter extraDirectories: font folders searched besides the system's, e.g. an
     ///   animation's `fonts/` folder; a folder that does not exist is skipped.
+    ///   Throws TextLibraryError when the text libraries cannot be loaded (its reason names the library).
     public init(extraDirectories: [String] = []) throws {
-        guard let config = FcInitLoadConfigAndFonts() else { throw FontError(file: "fontconfig", reason: "no configuration could be loaded") }
+        let lib = try TextLibraries.load()
+        self.lib = lib
+        guard let config = lib.pointee.FcInitLoadConfigAndFonts() else { throw FontError(file: "fontconfig", reason: "no configuration could be loaded") }
         self.config = config
         // A system without fontconfig's configuration files (a bare initramfs) loads a config
         // that lists no font: look in the usual folders then, as the rest of Buoy does.
-        let systemFonts = FcConfigGetFonts(config, FcSetSystem)
+        let systemFonts = lib.pointee.FcConfigGetFonts(config, FcSetSystem)
         let standard = (systemFonts?.pointee.nfont ?? 0) == 0 ? ["/usr/local/share/fonts", "/usr/share/fonts"] : []
         for dir in standard + extraDirectories where !dir.isEmpty && !dir.contains("\0") {
             var status = stat()
             guard stat(dir, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
-            _ = FcConfigAppFontAddDir(config, dir)
+            _ = lib.pointee.FcConfigAppFontAddDir(config, dir)
         }
     }
 
-    deinit { FcConfigDestroy(config) }
+    deinit { lib.pointee.FcConfigDestroy(config) }
 
     /// The face and its fallbacks for `request`: fontconfig's best match (some face is always
     /// found while any font is installed), then every other face in its order of preference.
@@ -82,53 +86,53 @@ public final class FontLibrary {
 
     /// The installed face with exactly this PostScript name, if any.
     func face(postScriptName: String) -> FontFace? {
-        guard !postScriptName.contains("\0"), let pattern = FcPatternCreate() else { return nil }
-        defer { FcPatternDestroy(pattern) }
-        _ = FcPatternAddString(pattern, FC_POSTSCRIPT_NAME, postScriptName)
-        guard let objects = Self.objectSet([FC_FILE, FC_INDEX]) else { return nil }
-        defer { FcObjectSetDestroy(objects) }
-        guard let list = FcFontList(config, pattern, objects) else { return nil }
-        defer { FcFontSetDestroy(list) }
-        return Self.entries(of: list).lazy.compactMap { try? self.face(file: $0.file, index: $0.index) }.first
+        guard !postScriptName.contains("\0"), let pattern = lib.pointee.FcPatternCreate() else { return nil }
+        defer { lib.pointee.FcPatternDestroy(pattern) }
+        _ = lib.pointee.FcPatternAddString(pattern, FC_POSTSCRIPT_NAME, postScriptName)
+        guard let objects = objectSet([FC_FILE, FC_INDEX]) else { return nil }
+        defer { lib.pointee.FcObjectSetDestroy(objects) }
+        guard let list = lib.pointee.FcFontList(config, pattern, objects) else { return nil }
+        defer { lib.pointee.FcFontSetDestroy(list) }
+        return entries(of: list).lazy.compactMap { try? self.face(file: $0.file, index: $0.index) }.first
     }
 
     /// Every face fontconfig knows, best match for `request` first, with the characters each covers.
     private func sortedCandidates(for request: FontRequest) -> [FontStack.Candidate] {
-        guard let pattern = FcPatternCreate() else { return [] }
-        defer { FcPatternDestroy(pattern) }
+        guard let pattern = lib.pointee.FcPatternCreate() else { return [] }
+        defer { lib.pointee.FcPatternDestroy(pattern) }
         let family = request.family.replacing("\0", with: "")
         let style = request.style.replacing("\0", with: "")
-        if !family.isEmpty { _ = FcPatternAddString(pattern, FC_FAMILY, family) }
-        if !style.isEmpty { _ = FcPatternAddString(pattern, FC_STYLE, style) }
-        _ = FcPatternAddBool(pattern, FC_SCALABLE, FcBool(FcTrue))
-        FcConfigSubstitute(config, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        if !family.isEmpty { _ = lib.pointee.FcPatternAddString(pattern, FC_FAMILY, family) }
+        if !style.isEmpty { _ = lib.pointee.FcPatternAddString(pattern, FC_STYLE, style) }
+        _ = lib.pointee.FcPatternAddBool(pattern, FC_SCALABLE, FcBool(FcTrue))
+        _ = lib.pointee.FcConfigSubstitute(config, pattern, FcMatchPattern)
+        lib.pointee.FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(config, pattern, FcBool(FcFalse), nil, &result) else { return [] }
-        defer { FcFontSetDestroy(set) }
-        return Self.entries(of: set)
+        guard let set = lib.pointee.FcFontSort(config, pattern, FcBool(FcFalse), nil, &result) else { return [] }
+        defer { lib.pointee.FcFontSetDestroy(set) }
+        return entries(of: set)
     }
 
-    private static func objectSet(_ names: [String]) -> UnsafeMutablePointer<FcObjectSet>? {
-        guard let set = FcObjectSetCreate() else { return nil }
-        for name in names { _ = FcObjectSetAdd(set, name) }
+    private func objectSet(_ names: [String]) -> UnsafeMutablePointer<FcObjectSet>? {
+        guard let set = lib.pointee.FcObjectSetCreate() else { return nil }
+        for name in names { _ = lib.pointee.FcObjectSetAdd(set, name) }
         return set
     }
 
     /// The file, face index and charset of each pattern in a font set.
-    private static func entries(of set: UnsafeMutablePointer<FcFontSet>) -> [FontStack.Candidate] {
+    private func entries(of set: UnsafeMutablePointer<FcFontSet>) -> [FontStack.Candidate] {
         let count = Int(set.pointee.nfont)
         guard count > 0, let fonts = set.pointee.fonts else { return [] }
         var out: [FontStack.Candidate] = []
         for i in 0..<count {
             guard let font = fonts[i] else { continue }
             var file: UnsafeMutablePointer<FcChar8>?
-            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+            guard lib.pointee.FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
             var index: Int32 = 0
-            if FcPatternGetInteger(font, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+            if lib.pointee.FcPatternGetInteger(font, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
             var charset: OpaquePointer?
-            let covered = FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch ? charset.flatMap { FcCharSetCopy($0) } : nil
-            out.append(FontStack.Candidate(file: String(cString: file), index: Int(index), charset: CharSet(covered)))
+            let covered = lib.pointee.FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch ? charset.flatMap { lib.pointee.FcCharSetCopy($0) } : nil
+            out.append(FontStack.Candidate(file: String(cString: file), index: Int(index), charset: CharSet(covered, lib: lib)))
         }
         return out
     }
@@ -137,12 +141,16 @@ public final class FontLibrary {
 /// A fontconfig charset, owned (released with its last reference).
 final class CharSet {
     private let set: OpaquePointer?
-    init(_ set: OpaquePointer?) { self.set = set }
-    deinit { if let set { FcCharSetDestroy(set) } }
+    private let lib: TextLibraries.Table
+    init(_ set: OpaquePointer?, lib: TextLibraries.Table) {
+        self.set = set
+        self.lib = lib
+    }
+    deinit { if let set { lib.pointee.FcCharSetDestroy(set) } }
     /// Whether the face claims `scalar`; a face whose charset is unknown may have it.
     func has(_ scalar: Unicode.Scalar) -> Bool {
         guard let set else { return true }
-        return FcCharSetHasChar(set, FcChar32(scalar.value)) != 0
+        return lib.pointee.FcCharSetHasChar(set, FcChar32(scalar.value)) != 0
     }
 }
 

@@ -1,5 +1,4 @@
-import CFriBidi
-import CHarfBuzz
+internal import CTextLibraries
 import Glibc
 
 /// A glyph as HarfBuzz placed it, in ems: `cluster` is the index of the first character
@@ -57,30 +56,31 @@ public struct TextShaper {
     /// paragraph is right to left. `rightToLeft` nil finds the direction from the first strong character.
     public func shape(_ scalars: [Unicode.Scalar], rightToLeft: Bool? = nil) -> (runs: [ShapedRun], rightToLeft: Bool) {
         // HarfBuzz and FriBidi count in 32-bit integers: a longer text is not shaped.
-        guard !scalars.isEmpty, scalars.count < Int(Int32.max) else { return ([], rightToLeft ?? false) }
-        let (levels, rtl) = Self.bidiLevels(scalars, rightToLeft: rightToLeft)
-        let logical = itemize(scalars, levels: levels)
-        let runs = logical.map { shapeRun(scalars, range: $0.range, level: $0.level, face: $0.face) }
+        // The libraries are loaded: the stack's faces could not exist otherwise.
+        guard !scalars.isEmpty, scalars.count < Int(Int32.max), let lib = buoy_text_libraries() else { return ([], rightToLeft ?? false) }
+        let (levels, rtl) = Self.bidiLevels(scalars, rightToLeft: rightToLeft, lib: lib)
+        let logical = itemize(scalars, levels: levels, lib: lib)
+        let runs = logical.map { shapeRun(scalars, range: $0.range, level: $0.level, face: $0.face, lib: lib) }
         return (Self.visualOrder(runs), rtl)
     }
 
     /// The embedding level of each character (odd: right to left) by the Unicode bidi
     /// algorithm, and the paragraph's direction.
-    static func bidiLevels(_ scalars: [Unicode.Scalar], rightToLeft: Bool?) -> ([UInt8], Bool) {
+    static func bidiLevels(_ scalars: [Unicode.Scalar], rightToLeft: Bool?, lib: TextLibraries.Table) -> ([UInt8], Bool) {
         let n = scalars.count
         var chars = scalars.map { FriBidiChar($0.value) }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
         var brackets = [FriBidiBracketType](repeating: 0, count: n)
         var levels = [FriBidiLevel](repeating: 0, count: n)
-        fribidi_get_bidi_types(&chars, FriBidiStrIndex(n), &types)
-        fribidi_get_bracket_types(&chars, FriBidiStrIndex(n), &types, &brackets)
+        lib.pointee.fribidi_get_bidi_types(&chars, FriBidiStrIndex(n), &types)
+        lib.pointee.fribidi_get_bracket_types(&chars, FriBidiStrIndex(n), &types, &brackets)
         var base: FriBidiParType
         switch rightToLeft {
         case .some(true): base = FriBidiParType(FRIBIDI_PAR_RTL.rawValue)
         case .some(false): base = FriBidiParType(FRIBIDI_PAR_LTR.rawValue)
         case .none: base = FriBidiParType(FRIBIDI_PAR_ON.rawValue)
         }
-        let maxLevel = fribidi_get_par_embedding_levels_ex(&types, &brackets, FriBidiStrIndex(n), &base, &levels)
+        let maxLevel = lib.pointee.fribidi_get_par_embedding_levels_ex(&types, &brackets, FriBidiStrIndex(n), &base, &levels)
         // FriBidi answers 0 on failure (memory): draw left to right rather than nothing.
         guard maxLevel > 0 else { return ([UInt8](repeating: rightToLeft == true ? 1 : 0, count: n), rightToLeft ?? false) }
         let rtl = base == FriBidiParType(FRIBIDI_PAR_RTL.rawValue)
@@ -89,14 +89,14 @@ public struct TextShaper {
 
     /// Logical runs: maximal spans of one level, one script and one face. Spaces, punctuation
     /// and marks (script Common or Inherited) stay with the run before them when its face has them.
-    private func itemize(_ scalars: [Unicode.Scalar], levels: [UInt8]) -> [(range: Range<Int>, level: UInt8, face: FontFace)] {
-        let unicode = hb_unicode_funcs_get_default()
+    private func itemize(_ scalars: [Unicode.Scalar], levels: [UInt8], lib: TextLibraries.Table) -> [(range: Range<Int>, level: UInt8, face: FontFace)] {
+        let unicode = lib.pointee.hb_unicode_funcs_get_default()
         var runs: [(range: Range<Int>, level: UInt8, face: FontFace)] = []
         var start = 0
         var face = stack.face(for: scalars[0])
-        var script = hb_unicode_script(unicode, scalars[0].value)
+        var script = lib.pointee.hb_unicode_script(unicode, scalars[0].value)
         for i in 1..<max(1, scalars.count) where i < scalars.count {
-            let s = hb_unicode_script(unicode, scalars[i].value)
+            let s = lib.pointee.hb_unicode_script(unicode, scalars[i].value)
             let neutral = s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
             let f = neutral && face.covers(scalars[i]) ? face : stack.face(for: scalars[i])
             let scriptChanges = !neutral && s != script && !Self.isNeutral(script)
@@ -118,17 +118,17 @@ public struct TextShaper {
     }
 
     /// Shapes one run with the whole line as context (so joining across runs is right).
-    private func shapeRun(_ scalars: [Unicode.Scalar], range: Range<Int>, level: UInt8, face: FontFace) -> ShapedRun {
-        guard let buffer = hb_buffer_create() else { return ShapedRun(face: face, level: level, range: range, glyphs: []) }
-        defer { hb_buffer_destroy(buffer) }
+    private func shapeRun(_ scalars: [Unicode.Scalar], range: Range<Int>, level: UInt8, face: FontFace, lib: TextLibraries.Table) -> ShapedRun {
+        guard let buffer = lib.pointee.hb_buffer_create() else { return ShapedRun(face: face, level: level, range: range, glyphs: []) }
+        defer { lib.pointee.hb_buffer_destroy(buffer) }
         let text = scalars.map { $0.value }
-        hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
-        hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_buffer_guess_segment_properties(buffer)
+        lib.pointee.hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+        lib.pointee.hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        lib.pointee.hb_buffer_guess_segment_properties(buffer)
         let features = disabledFeatures
-        hb_shape(face.hbFont, buffer, features, UInt32(features.count))
+        lib.pointee.hb_shape(face.hbFont, buffer, features, UInt32(features.count))
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+        guard let infos = lib.pointee.hb_buffer_get_glyph_infos(buffer, &count), let positions = lib.pointee.hb_buffer_get_glyph_positions(buffer, &count) else {
             return ShapedRun(face: face, level: level, range: range, glyphs: [])
         }
         let em = face.unitsPerEm

@@ -3,6 +3,7 @@ import XCTest
 
 /// libcurl is opened only by what downloads (Sources/CCurl): a command that only draws maps
 /// neither it nor its TLS chain, and a download without it fails with the loader's reason.
+/// The text libraries are opened only when text is drawn from a font (Sources/CTextLibraries).
 final class LibraryLoadingTests: CommandTestCase {
     /// Runs buoy with the dynamic linker's log of the files it opens (LD_DEBUG=files); returns
     /// the exit status, stderr and the names of the libraries opened (at start or by dlopen).
@@ -26,6 +27,53 @@ final class LibraryLoadingTests: CommandTestCase {
             + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}]}"#
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// The square with a text layer drawn from a font (whichever fontconfig gives for the name).
+    func textAnimation() throws -> String {
+        let path = dir + "/text.json"
+        let json = #"{"v":"5.7.0","fr":30,"ip":0,"op":10,"w":64,"h":64,"layers":["#
+            + #"{"ty":5,"ip":0,"op":10,"st":0,"ks":{"p":{"a":0,"k":[4,40]}},"t":{"d":{"k":[{"t":0,"#
+            + #""s":{"t":"Hg","f":"DejaVuSans","s":30,"j":0,"fc":[0,0,1]}}]},"p":{},"m":{"g":1,"a":{"a":0,"k":[0,0]}},"a":[]}},"#
+            + #"{"ty":4,"ip":0,"op":10,"st":0,"ks":{},"#
+            + #""shapes":[{"ty":"rc","p":{"a":0,"k":[32,32]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},"#
+            + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}],"#
+            + #""fonts":{"list":[{"fName":"DejaVuSans","fFamily":"DejaVu Sans","fStyle":"Book","ascent":75}]}}"#
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static let textLibraries = ["libfreetype.so", "libharfbuzz.so", "libfontconfig.so", "libfribidi.so"]
+
+    func testDrawingWithoutTextDoesNotLoadTheTextLibraries() throws {
+        let file = try animation()
+        for arguments in [["bench", file, "--count", "2", "--threads", "1"], ["render", file, "-o", dir + "/one.png"]] {
+            let (status, err, libraries) = try librariesOpened(by: arguments, environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(status, 0, "\(arguments): \(err.suffix(2000))")
+            XCTAssertTrue(libraries.contains { $0.hasPrefix("libc.so") }, "the log lists what was opened: \(libraries)")
+            let text = libraries.filter { name in Self.textLibraries.contains { name.hasPrefix($0) } }
+            XCTAssertTrue(text.isEmpty, "\(arguments) loads \(text.sorted())")
+        }
+    }
+
+    /// A file with text loads all four and draws the text; without one of them the text is left
+    /// undrawn with one warning naming the library, and everything else draws as before.
+    func testTextLoadsTheTextLibrariesAndDrawsWithoutThemLeaveTheTextOut() throws {
+        let file = try textAnimation(), square = try animation()
+        let (status, err, libraries) = try librariesOpened(by: ["render", file, "-o", dir + "/text.png"], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(status, 0, String(err.suffix(2000)))
+        for name in Self.textLibraries { XCTAssertTrue(libraries.contains { $0.hasPrefix(name) }, "\(name): \(libraries.sorted())") }
+        let (without, warning, _) = try librariesOpened(by: ["render", file, "-o", dir + "/no-text.png"],
+                                                        environment: ["BUOY_LIBHARFBUZZ": dir + "/no-such-libharfbuzz.so"])
+        XCTAssertEqual(without, 0, warning)
+        XCTAssertEqual(warning.components(separatedBy: "libharfbuzz.so.0 could not be loaded").count, 2, warning)
+        XCTAssertTrue(warning.contains("no-such-libharfbuzz.so"), warning)
+        let (plain, plainErr, _) = try librariesOpened(by: ["render", square, "-o", dir + "/square.png"])
+        XCTAssertEqual(plain, 0, plainErr)
+        let drawn = try Data(contentsOf: URL(fileURLWithPath: dir + "/text.png"))
+        let undrawn = try Data(contentsOf: URL(fileURLWithPath: dir + "/no-text.png"))
+        XCTAssertEqual(undrawn, try Data(contentsOf: URL(fileURLWithPath: dir + "/square.png")), "the square draws, the text does not")
+        XCTAssertNotEqual(drawn, undrawn, "the text is drawn when the libraries are there")
     }
 
     func testDrawingCommandsDoNotLoadLibcurl() throws {

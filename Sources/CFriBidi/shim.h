@@ -1,1 +1,0 @@
-#include <fribidi.h>
