@@ -31,6 +31,8 @@ public struct Surface: @unchecked Sendable {
     public var drawnRegion: PixelRegion { PixelRegion(region) }
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     var rasterStorage = Rasterizer.Storage()
+    /// The colour tables of the gradients painted last (`GradientTables`).
+    var gradientTables = GradientTables()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
@@ -259,7 +261,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
                               paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)) {
@@ -273,7 +275,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle,
                                 paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
         guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)) {
