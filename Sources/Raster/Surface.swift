@@ -38,6 +38,8 @@ public struct Surface: @unchecked Sendable {
     private var view: UnsafeMutablePointer<UInt32>?
     /// Rasterizer buffers of the bands of `withBands`, kept between frames.
     private var bandStorage: [Rasterizer.Storage] = []
+    /// The gradient tables of the bands of `withBands`, kept between frames as `bandStorage`.
+    private var bandTables: [GradientTables] = []
 
     @inline(__always)
     mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
@@ -73,9 +75,12 @@ public struct Surface: @unchecked Sendable {
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
                         painted: before, clearValue: clearValue, storage: &bandStorage[i])
             }
+            while bandTables.count < rows.count { bandTables.append(GradientTables()) }
+            for i in bands.indices { swap(&bandTables[i], &bands[i].gradientTables) }
             bands.withUnsafeMutableBufferPointer { body($0) }
             for i in bands.indices {
                 swap(&bandStorage[i], &bands[i].rasterStorage)
+                swap(&bandTables[i], &bands[i].gradientTables)
                 drawn.add(bands[i].region)
             }
             bandsClearValue = bands.allSatisfy { $0.clearValue == bands[0].clearValue } ? bands[0].clearValue : nil

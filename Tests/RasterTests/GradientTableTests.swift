@@ -3,7 +3,7 @@ import XCTest
 
 /// The kept gradient colour tables (`GradientTables`) against tables made afresh.
 final class GradientTableTests: XCTestCase {
-    private static func stops(_ r: inout FastPathTests.Random) -> [GradientStop] {
+    static func stops(_ r: inout FastPathTests.Random) -> [GradientStop] {
         (0..<Int(1 + r.next() % 4)).map { _ in
             GradientStop(offset: r.unit(), color: Color(r: r.unit(), g: r.unit(), b: r.unit(), a: r.unit()))
         }
@@ -56,6 +56,28 @@ final class GradientTableTests: XCTestCase {
                 fresh.stroke(path, style: style, paint: paint)
             }
             XCTAssertEqual(kept.pixels, fresh.pixels, "frame \(frame)")
+        }
+    }
+}
+
+extension GradientTableTests {
+    /// Bands keep their tables from frame to frame (`withBands`): a gradient animation drawn
+    /// band by band paints what one plain surface paints.
+    func testBandsKeepingTablesPaintAsAPlainSurface() {
+        var r = FastPathTests.Random(state: 0xBA4D)
+        var banded = Surface(width: 40, height: 40), plain = Surface(width: 40, height: 40)
+        var stops = Self.stops(&r)
+        for frame in 0..<30 {
+            if frame % 4 == 0 { stops = Self.stops(&r) }
+            let path = FastPathTests.randomPath(&r, width: 40, height: 40)
+            let paint = Paint.gradient(.linear(start: Point(0, 0), end: Point(40, 30), stops: stops), .identity)
+            banded.clear(.clear); plain.clear(.clear)
+            banded.withBands([0..<13, 13..<40]) { parts in
+                for i in parts.indices { parts[i].fill(path, paint: paint, opacity: 0.7) }
+            }
+            plain.gradientTables = GradientTables()
+            plain.fill(path, paint: paint, opacity: 0.7)
+            XCTAssertEqual(banded.pixels, plain.pixels, "frame \(frame)")
         }
     }
 }
