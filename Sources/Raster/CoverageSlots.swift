@@ -155,7 +155,7 @@ extension Surface {
                               opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?,
                               shared: (paths: DevicePaths, index: Int)? = nil, reach: PixelRect? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)
@@ -169,7 +169,7 @@ extension Surface {
                                 opacity: Double = 1, clip: Clip? = nil, slots: CoverageSlots, slot: Int, cache: CoverageCache?,
                                 shared: (paths: DevicePaths, index: Int)? = nil, reach: PixelRect? = nil) {
         guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)

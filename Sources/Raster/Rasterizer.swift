@@ -254,7 +254,27 @@ extension Rasterizer {
     /// Calls `body(y, x0, start, end, alpha)` for every row with coverage: `alpha[x]`, for
     /// start <= x < end (relative to x0), is coverage × `opacity` as 0...255, and no pixel
     /// outside start..<end is covered. The accumulation buffer is cleared as it is read.
-    @inline(__always) private static func fold(_ sum: Float, _ rule: FillRule) -> Float {
+    @inline(__always) static func fold(_ sum: Float, _ rule: FillRule) -> Float {
+        var c = abs(sum)
+        if rule == .evenOdd {
+            // The remainder by 2 without fmodf (a library call per pixel): below 2²⁴, c/2 is
+            // exact, its integer part fits an Int32, and c − 2·⌊c/2⌋ is exact (both terms are
+            // multiples of c's ulp and the difference is below 2), so this is fmodf's value to
+            // the bit. Larger, infinite or NaN sums take fmodf itself (`referenceFold`).
+            if c < 16_777_216 {
+                c -= 2 * Float(Int32(c * 0.5))
+            } else {
+                c = c.truncatingRemainder(dividingBy: 2)
+            }
+            if c > 1 { c = 2 - c }
+            return c
+        }
+        return min(c, 1)
+    }
+
+    /// `fold` as first written, with fmodf for the even-odd remainder: the reference the
+    /// fast fold must match to the bit (tested on every range of sums).
+    static func referenceFold(_ sum: Float, _ rule: FillRule) -> Float {
         var c = abs(sum)
         if rule == .evenOdd {
             c = c.truncatingRemainder(dividingBy: 2)

@@ -25,7 +25,14 @@ struct Shader {
     private(set) var uniform: UInt32?
 
     init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true) {
-        (kind, inverse) = Self.prepared(paint, pathToDevice)
+        var fresh = GradientTables()
+        self.init(paint: paint, pathToDevice: pathToDevice, uniformAsSolid: uniformAsSolid, tables: &fresh)
+    }
+
+    /// As `init(paint:pathToDevice:uniformAsSolid:)`, with a gradient's colour table taken from
+    /// `tables` when its stops made one before (the same table, see `GradientTables`).
+    init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true, tables: inout GradientTables) {
+        (kind, inverse) = Self.prepared(paint, pathToDevice, &tables)
         switch kind {
         case .linear(let lut, _, _), .radial(let lut, _, _, _):
             isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
@@ -35,7 +42,7 @@ struct Shader {
     }
 
     /// The kind of shading `paint` needs and the device-to-paint transform.
-    private static func prepared(_ paint: Paint, _ pathToDevice: Transform) -> (Kind, Transform) {
+    private static func prepared(_ paint: Paint, _ pathToDevice: Transform, _ tables: inout GradientTables) -> (Kind, Transform) {
         let kind: Kind, inverse: Transform
         switch paint {
         case .solid(let color):
@@ -49,9 +56,9 @@ struct Shader {
                 let dx = end.x - start.x, dy = end.y - start.y
                 let len2 = dx * dx + dy * dy
                 if len2 > 1e-12 {
-                    kind = .linear(lut: Self.lookupTable(stops), start: start, direction: Point(dx / len2, dy / len2))
+                    kind = .linear(lut: tables.table(for: stops), start: start, direction: Point(dx / len2, dy / len2))
                 } else {
-                    kind = .solid(Self.lookupTable(stops).last ?? 0)
+                    kind = .solid(tables.table(for: stops).last ?? 0)
                 }
             case .radial(let center, let radius, let focal, let stops):
                 if radius > 1e-9 {
@@ -62,9 +69,9 @@ struct Shader {
                     if dist > radius * 0.99 {
                         f = Point(center.x + fx / dist * radius * 0.99, center.y + fy / dist * radius * 0.99)
                     }
-                    kind = .radial(lut: Self.lookupTable(stops), center: center, radius: radius, focal: f)
+                    kind = .radial(lut: tables.table(for: stops), center: center, radius: radius, focal: f)
                 } else {
-                    kind = .solid(Self.lookupTable(stops).last ?? 0)
+                    kind = .solid(tables.table(for: stops).last ?? 0)
                 }
             }
         case .image(let image, let transform):
@@ -102,7 +109,9 @@ struct Shader {
         for i in 0..<256 {
             let t = Double(i) / 255
             let color: Color
-            if t <= first.offset { color = first.color }
+            // One stop is one colour, whatever its offset (a NaN offset passes neither test
+            // below, and there is no second stop to interpolate towards).
+            if t <= first.offset || sorted.count < 2 { color = first.color }
             else if t >= last.offset { color = last.color }
             else {
                 while k + 1 < sorted.count - 1 && sorted[k + 1].offset < t { k += 1 }

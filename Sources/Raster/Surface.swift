@@ -31,11 +31,15 @@ public struct Surface: @unchecked Sendable {
     public var drawnRegion: PixelRegion { PixelRegion(region) }
     /// Scratch buffers of the rasterizer, reused from fill to fill.
     var rasterStorage = Rasterizer.Storage()
+    /// The colour tables of the gradients painted last (`GradientTables`).
+    var gradientTables = GradientTables()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
     /// Rasterizer buffers of the bands of `withBands`, kept between frames.
     private var bandStorage: [Rasterizer.Storage] = []
+    /// The gradient tables of the bands of `withBands`, kept between frames as `bandStorage`.
+    private var bandTables: [GradientTables] = []
 
     @inline(__always)
     mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
@@ -71,9 +75,12 @@ public struct Surface: @unchecked Sendable {
                 Surface(view: px.baseAddress! + (r.lowerBound - y0) * w, bounds: PixelRect(x0: x0, y0: r.lowerBound, x1: x0 + w, y1: r.upperBound),
                         painted: before, clearValue: clearValue, storage: &bandStorage[i])
             }
+            while bandTables.count < rows.count { bandTables.append(GradientTables()) }
+            for i in bands.indices { swap(&bandTables[i], &bands[i].gradientTables) }
             bands.withUnsafeMutableBufferPointer { body($0) }
             for i in bands.indices {
                 swap(&bandStorage[i], &bands[i].rasterStorage)
+                swap(&bandTables[i], &bands[i].gradientTables)
                 drawn.add(bands[i].region)
             }
             bandsClearValue = bands.allSatisfy { $0.clearValue == bands[0].clearValue } ? bands[0].clearValue : nil
@@ -259,7 +266,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .nonZero,
                               paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
         guard opacity > 0, !path.isEmpty, transform.isFinite else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)) {
@@ -273,7 +280,7 @@ public struct Surface: @unchecked Sendable {
     public mutating func stroke(_ path: Path, transform: Transform = .identity, style: StrokeStyle,
                                 paint: Paint, opacity: Double = 1, clip: Clip? = nil, cache: CoverageCache? = nil) {
         guard opacity > 0, style.width > 0, style.width.isFinite, transform.isFinite, !path.isEmpty else { return }
-        let shader = Shader(paint: paint, pathToDevice: transform)
+        let shader = Shader(paint: paint, pathToDevice: transform, tables: &gradientTables)
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip)
         let coverage = Self.lookUp(cache, CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)) {
