@@ -11,6 +11,8 @@ enum EnvironmentHelp {
         ("NOTIFY_SOCKET", "Set by systemd for a Type=notify unit: buoy run sends READY=1\nthere once the display, the control socket and the psplash FIFO\nare open, and STOPPING=1 at its end."),
         ("http_proxy, https_proxy, all_proxy, no_proxy", "Read by libcurl for the downloads."),
         ("BUOY_LIBCURL", "The libcurl a download opens (dlopen) instead of libcurl.so.4;\ncommands that do not download never open one."),
+        ("BUOY_LIBFREETYPE, BUOY_LIBHARFBUZZ, BUOY_LIBFONTCONFIG, BUOY_LIBFRIBIDI",
+         "The text libraries opened (dlopen) when text is first drawn, instead of\nlibfreetype.so.6, libharfbuzz.so.0, libfontconfig.so.1 and libfribidi.so.0;\nanimations without text never open them."),
     ]
 
     static var text: String {
