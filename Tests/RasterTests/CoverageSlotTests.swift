@@ -4,12 +4,6 @@ import XCTest
 /// Paints drawn through coverage slots — reused, made and kept, or painted straight from the
 /// sweep when the shape changed — leave exactly the pixels of a plain fill or stroke.
 final class CoverageSlotTests: XCTestCase {
-    func ellipse(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path {
-        var p = Path()
-        p.addEllipse(in: Rect(x: x, y: y, width: w, height: h))
-        return p
-    }
-
     func testSlotsDrawTheSamePixelsAsPlainPaints() {
         let (w, h) = (150, 90)
         let gradient = Paint.gradient(.linear(start: Point(0, 0), end: Point(60, 30),
@@ -27,7 +21,7 @@ final class CoverageSlotTests: XCTestCase {
         let positions: [Double] = [0, 7.3, 7.3, 7.3, 19.6, 31.1, 31.1]
         for (frame, dx) in positions.enumerated() {
             for (slot, (paint, clip)) in paints.enumerated() {
-                let path = ellipse(10 + dx + Double(slot) * 12, 12 + Double(slot) * 9, 50.5, 31.25)
+                let path = Path.ellipse(10 + dx + Double(slot) * 12, 12 + Double(slot) * 9, 50.5, 31.25)
                 let transform = Transform.scale(1.1, 0.9)
                 let cache: CoverageCache? = slot == 3 && frame % 2 == 0 ? CoverageCache() : nil
                 slotted.fill(path, transform: transform, rule: .evenOdd, paint: paint, opacity: 0.8, clip: clip, slots: slots,
@@ -56,12 +50,12 @@ final class CoverageSlotTests: XCTestCase {
     func testSweptSolidRunsMatchTheReferenceFill() {
         let (w, h) = (160, 120)
         var backdrop = Surface(width: w, height: h)
-        backdrop.fill(ellipse(20, 10, 120, 90), paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.8)))
+        backdrop.fill(Path.ellipse(20, 10, 120, 90), paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.8)))
         let colours = [Color(r: 1, g: 0.2, b: 0, a: 1), Color(r: 0, g: 0.7, b: 0.3, a: 0.55)]
         for (k, colour) in colours.enumerated() {
             for opacity in [1.0, 0.6] {
                 for start in [Surface(width: w, height: h), backdrop] {
-                    var path = ellipse(8.3 + Double(k) * 5, 6.7, 131.4, 97.2)
+                    var path = Path.ellipse(8.3 + Double(k) * 5, 6.7, 131.4, 97.2)
                     path.addRect(Rect(x: 30.25, y: 40.5, width: 90, height: 50.75))
                     let transform = Transform.rotation(radians: 0.2).concatenating(.translation(12, -4))
                     var swept = start, reference = start
@@ -81,7 +75,7 @@ final class CoverageSlotTests: XCTestCase {
         let slots = CoverageSlots(byteLimit: 0)
         var s = Surface(width: 40, height: 40)
         for _ in 0..<3 {
-            s.fill(ellipse(5, 5, 30, 30), paint: .solid(.white), slots: slots, slot: 0, cache: nil)
+            s.fill(Path.ellipse(5, 5, 30, 30), paint: .solid(.white), slots: slots, slot: 0, cache: nil)
         }
         XCTAssertEqual(slots.statistics.hits, 0)
         XCTAssertEqual(slots.bytesHeld, 0)
@@ -97,7 +91,7 @@ final class CoverageSlotTests: XCTestCase {
         for frame in 0..<40 {
             for slot in 0..<12 {
                 let still = slot % 3 == 0
-                let path = ellipse(Double(slot * 7) + (still ? 0 : Double(frame) * 0.7), Double(slot * 5), 40, 25)
+                let path = Path.ellipse(Double(slot * 7) + (still ? 0 : Double(frame) * 0.7), Double(slot * 5), 40, 25)
                 slotted.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)), slots: slots, slot: slot, cache: nil)
                 plain.fill(path, paint: .solid(Color(r: 0.1, g: 0.5, b: 0.9, a: 0.5)))
                 XCTAssertLessThanOrEqual(slots.bytesHeld, 6000)

@@ -6,15 +6,9 @@ import XCTest
 /// A paint's device path made once and shared by the bands that draw it (`DevicePaths`), and
 /// coverage kept for the paint's reach, leave the pixels of plain paints.
 final class DevicePathsTests: XCTestCase {
-    func ellipse(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path {
-        var p = Path()
-        p.addEllipse(in: Rect(x: x, y: y, width: w, height: h))
-        return p
-    }
-
     func testAPathIsMadeOncePerTransformAndTakenAfter() {
         let paths = DevicePaths(count: 2)
-        let source = ellipse(3, 4, 20, 10)
+        let source = Path.ellipse(3, 4, 20, 10)
         var makes = 0
         func ask(_ index: Int, _ t: Transform) -> Path {
             paths.path(at: index, transform: t) { makes += 1; return source.transformed(by: t) }
@@ -36,7 +30,7 @@ final class DevicePathsTests: XCTestCase {
     /// Threads asking at once each get the path for their transform, whoever made it.
     func testThreadsAskingAtOnceGetTheirTransformsPath() {
         let paths = DevicePaths(count: 4)
-        let source = ellipse(0, 0, 40, 30)
+        let source = Path.ellipse(0, 0, 40, 30)
         let transforms = (0..<3).map { Transform.scale(1 + Double($0), 1) }
         let wrong = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 64) { i in
@@ -53,7 +47,7 @@ final class DevicePathsTests: XCTestCase {
     /// coverage kept, where coverage kept for the whole target is made anew.
     func testSharedPathsAndReachDrawThePlainPixelsAndSurviveAMovedTarget() {
         let (w, h) = (120, 100)
-        let path = ellipse(20, 15, 40, 25)
+        let path = Path.ellipse(20, 15, 40, 25)
         let transform = Transform.scale(1.2, 1.1)
         var style = StrokeStyle()
         style.width = 4

@@ -44,6 +44,14 @@ final class StrokeOutlineTests: XCTestCase {
         (0..<(2 + Int(r.next() % 3))).map { _ in Point(6 + r.unit() * (size - 12), 6 + r.unit() * (size - 12)) }
     }
 
+    /// The open path through `points`.
+    static func polylinePath(_ points: [Point]) -> Path {
+        var path = Path()
+        path.move(to: points[0])
+        for p in points.dropFirst() { path.line(to: p) }
+        return path
+    }
+
     func testMergedRoundCapsAndJoinsAreAtLeastAsCloseToTheTrueAreaAsSeparatePieces() {
         var r = FastPathTests.Random(state: 21)
         let size = 40
@@ -52,9 +60,7 @@ final class StrokeOutlineTests: XCTestCase {
         var worse = 0.0
         for _ in 0..<12 {
             let points = randomPolyline(&r, size: Double(size))
-            var path = Path()
-            path.move(to: points[0])
-            for p in points.dropFirst() { path.line(to: p) }
+            let path = Self.polylinePath(points)
             var style = StrokeStyle()
             style.width = 2 + r.unit() * 8
             style.cap = .round
@@ -79,9 +85,7 @@ final class StrokeOutlineTests: XCTestCase {
         var r = FastPathTests.Random(state: 5)
         for _ in 0..<20 {
             let points = randomPolyline(&r, size: 40)
-            var path = Path()
-            path.move(to: points[0])
-            for p in points.dropFirst() { path.line(to: p) }
+            let path = Self.polylinePath(points)
             var style = StrokeStyle()
             style.width = 1 + r.unit() * 9
             style.cap = .square
