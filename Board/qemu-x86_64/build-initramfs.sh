@@ -52,7 +52,8 @@ dlopened=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$repo/deploy/debian/dlopen-l
 if [ -z "$sysroot" ]; then
     elves=("$buoy")
     for soname in $dlopened; do
-        path="$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')"
+        # awk reads all of it: leaving early would end ldconfig with SIGPIPE, which pipefail reports.
+        path="$(ldconfig -p | awk -v so="$soname" '$1 == so && path == "" { path = $NF } END { print path }')"
         [ -n "$path" ] || { echo "build-initramfs: $soname (dlopen-libraries) is not installed" >&2; exit 1; }
         elves+=("$path")
         mkdir -p "$root$(dirname "$path")"
