@@ -89,6 +89,33 @@ struct Coverage {
     }
 }
 
+extension Coverage {
+    /// `endOfStretch` found by the first differing byte's position: eight bytes at a time
+    /// (the lowest set bit of a word's difference from eight copies of `value` is in the first
+    /// byte that differs), and the last few through the stretch's final eight bytes rather
+    /// than one by one. The index is the same (`CoverageBuilderTests`).
+    @inline(__always)
+    static func firstNot(_ value: UInt8, in alpha: UnsafePointer<UInt8>, from i: Int, count: Int) -> Int {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var i = i
+        while i &+ 8 <= count {
+            let difference = UInt64(littleEndian: UnsafeRawPointer(alpha + i).loadUnaligned(as: UInt64.self)) ^ pattern
+            if difference != 0 { return i &+ difference.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        guard i < count else { return i }
+        guard count >= 8 else {
+            while i < count, alpha[i] == value { i &+= 1 }
+            return i
+        }
+        // The last eight bytes, less the 1...7 before `i` that were read already.
+        let before = i &- (count &- 8)
+        let last = UInt64(littleEndian: UnsafeRawPointer(alpha + (count &- 8)).loadUnaligned(as: UInt64.self)) ^ pattern
+        let difference = last &>> UInt64(before &* 8)
+        return difference == 0 ? count : i &+ difference.trailingZeroBitCount &>> 3
+    }
+}
+
 extension Rasterizer {
     /// Sweeps the accumulated edges into runs of coverage (0...255, before any opacity).
     mutating func coverage(rule: FillRule) -> Coverage {

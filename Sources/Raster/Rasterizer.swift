@@ -19,6 +19,10 @@ struct Rasterizer {
     /// keep the running sum unchanged, so their coverage is filled in bulk.
     private var blocks: [UInt8]
     private let blocksPerRow: Int
+    /// A row of coverage bytes the sweeps write (`width + 1` at least): kept in `Storage`
+    /// rather than allocated and zeroed for each sweep. Every byte a sweep reports it wrote
+    /// in the same row, so what an earlier sweep left there does not matter.
+    private var row: [UInt8]
     /// Adds edges with `EdgeSink.addClamped` (the definition, in `Double`) instead of the
     /// faster `addClampedFast`; tests compare the two.
     var usesReferenceEdges = false
@@ -34,6 +38,7 @@ struct Rasterizer {
         /// rows it reads, so a fill allocates none of these.
         var rowMin: [Int32] = []
         var rowMax: [Int32] = []
+        var row: [UInt8] = []
     }
 
     /// Whether `sweep` or `sweepRuns` ran (and so left the buffers reset).
@@ -58,7 +63,9 @@ struct Rasterizer {
             storage.rowMin = [Int32](repeating: Int32.max, count: rows)
             storage.rowMax = [Int32](repeating: -1, count: rows)
         }
-        cells = []; blocks = []; rowMin = []; rowMax = []
+        if storage.row.count < width + 1 { storage.row = [UInt8](repeating: 0, count: width + 1) }
+        cells = []; blocks = []; rowMin = []; rowMax = []; row = []
+        swap(&row, &storage.row)
         swap(&cells, &storage.cells)
         swap(&blocks, &storage.blocks)
         swap(&rowMin, &storage.rowMin)
@@ -80,6 +87,7 @@ struct Rasterizer {
         swap(&storage.blocks, &blocks)
         swap(&storage.rowMin, &rowMin)
         swap(&storage.rowMax, &rowMax)
+        swap(&storage.row, &row)
     }
 
     /// Adds the edges of a device-space path; open contours are closed implicitly.
@@ -286,7 +294,6 @@ extension Rasterizer {
 
     mutating func sweep(rule: FillRule, opacity: Float,
                         _ body: (_ y: Int, _ x0: Int, _ start: Int, _ end: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
-        var row = [UInt8](repeating: 0, count: width + 1)
         let w = width, s = stride, bpr = blocksPerRow
         swept = true
         let scale = min(max(opacity, 0), 1) * 255
@@ -370,7 +377,6 @@ extension Rasterizer {
     mutating func sweepRuns(rule: FillRule, opacity: Float,
                             constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
                             varying: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
-        var row = [UInt8](repeating: 0, count: width + 1)
         let w = width, s = stride, bpr = blocksPerRow
         swept = true
         let scale = min(max(opacity, 0), 1) * 255

@@ -44,12 +44,44 @@ final class CoverageBuilderTests: XCTestCase {
         coverage.runs.map { [Int($0.y), Int($0.x), Int($0.count), Int($0.offset), Int($0.value)] }
     }
 
-    func assertSame(_ a: Coverage, _ b: Coverage, _ message: String) {
-        XCTAssertEqual(runs(a), runs(b), message)
-        XCTAssertEqual(a.bytes, b.bytes, message)
+    /// Every pixel's coverage within `area` (0 where no run is), and whether the runs are in
+    /// row order, inside `area`, and disjoint.
+    func pixels(_ coverage: Coverage, in area: PixelRect) -> (values: [UInt8], wellFormed: Bool) {
+        var values = [UInt8](repeating: 0, count: area.width * area.height)
+        var seen = [Bool](repeating: false, count: values.count)
+        var wellFormed = true
+        var last = (Int.min, Int.min)
+        for run in coverage.runs {
+            let (y, x, count) = (Int(run.y), Int(run.x), Int(run.count))
+            guard count > 0, y >= area.y0, y < area.y1, x >= area.x0, x + count <= area.x1, (y, x) > last else { return (values, false) }
+            last = (y, x + count - 1)
+            for i in 0..<count {
+                let index = (y - area.y0) * area.width + x - area.x0 + i
+                if seen[index] { wellFormed = false }
+                seen[index] = true
+                values[index] = run.offset < 0 ? run.value : coverage.bytes[Int(run.offset) + i]
+            }
+        }
+        return (values, wellFormed)
+    }
+
+    /// The builder merges runs the reference keeps apart, so the runs may differ; every
+    /// pixel's coverage, the bounds, and the longest run's length as a bound may not.
+    func assertSame(_ a: Coverage, _ b: Coverage, in area: PixelRect, _ message: String) {
+        let (built, wellFormed) = pixels(a, in: area)
+        XCTAssertTrue(wellFormed, message)
+        XCTAssertEqual(built, pixels(b, in: area).values, message)
         XCTAssertEqual(a.bounds, b.bounds, message)
-        XCTAssertEqual(a.longestRun, b.longestRun, message)
-        XCTAssertEqual(a.memorySize, b.memorySize, message)
+        XCTAssertEqual(a.longestRun, a.runs.map { Int($0.count) }.max() ?? 0, message)
+        XCTAssertLessThanOrEqual(a.runs.count, b.runs.count, message)
+        XCTAssertLessThanOrEqual(a.bytes.count, b.bytes.count, message)
+    }
+
+    /// Runs of one value that meet on a row are one run in what the builder makes.
+    func assertMerged(_ coverage: Coverage, _ message: String) {
+        for (a, b) in zip(coverage.runs, coverage.runs.dropFirst()) where a.offset < 0 && b.offset < 0 {
+            XCTAssertFalse(a.y == b.y && a.x + a.count == b.x && a.value == b.value, message)
+        }
     }
 
     func testBuilderMakesTheReferenceCoverageOnRandomPaths() {
@@ -63,8 +95,10 @@ final class CoverageBuilderTests: XCTestCase {
             let expected = reference(path, rule: rule, limit: limit)
             if !expected.isEmpty { nonEmpty += 1 }
             // Room for every row, and room for one (every array grows many times).
-            assertSame(built(path, rule: rule, limit: limit, rows: limit.height), expected, "round \(round)")
-            assertSame(built(path, rule: rule, limit: limit, rows: 1), expected, "round \(round), grown")
+            let made = built(path, rule: rule, limit: limit, rows: limit.height)
+            assertSame(made, expected, in: limit, "round \(round)")
+            assertMerged(made, "round \(round)")
+            assertSame(built(path, rule: rule, limit: limit, rows: 1), expected, in: limit, "round \(round), grown")
         }
         XCTAssertGreaterThan(nonEmpty, 40, "the paths must cover something")
     }
@@ -84,7 +118,27 @@ final class CoverageBuilderTests: XCTestCase {
             let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
             let expected = reference(path, rule: rule, limit: limit)
             XCTAssertFalse(expected.isEmpty)
-            assertSame(built(path, rule: rule, limit: limit, rows: limit.height), expected, "round \(round)")
+            assertSame(built(path, rule: rule, limit: limit, rows: limit.height), expected, in: limit, "round \(round)")
+        }
+    }
+
+    /// `firstNot` (words and the first differing bit) finds the index `endOfStretch` (words,
+    /// then byte by byte) finds, from every start, in rows of every length up to 40.
+    func testFirstNotFindsTheEndOfEveryStretch() {
+        var r = Random(state: 5)
+        for round in 0..<400 {
+            let count = round % 41
+            let value: UInt8 = round % 2 == 0 ? 0 : 255
+            // Long stretches of `value`, broken now and then.
+            let bytes = (0..<count).map { _ in r.unit() < 0.85 ? value : UInt8(r.next() % 256) }
+            // One byte past the end, so that an empty row has an address too (never read).
+            (bytes + [1]).withUnsafeBufferPointer { b in
+                let base = b.baseAddress!
+                for start in 0...count {
+                    XCTAssertEqual(Coverage.firstNot(value, in: base, from: start, count: count),
+                                   Coverage.endOfStretch(base, of: value, from: start, count: count), "round \(round), from \(start)")
+                }
+            }
         }
     }
 
@@ -106,7 +160,8 @@ final class CoverageBuilderTests: XCTestCase {
             rasterizer.add(path)
             let fast = rasterizer.coverage(rule: .nonZero)
             rasterizer.finish(into: &storage)
-            assertSame(fast, reference(path, rule: .nonZero, limit: PixelRect(x0: 0, y0: 0, x1: 120, y1: 90)), "round \(round)")
+            let limit = PixelRect(x0: 0, y0: 0, x1: 120, y1: 90)
+            assertSame(fast, reference(path, rule: .nonZero, limit: limit), in: limit, "round \(round)")
         }
     }
 }
