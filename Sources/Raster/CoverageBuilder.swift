@@ -101,6 +101,8 @@ extension Coverage {
         /// As `Coverage.addVarying`: the same coverage for every pixel. A stretch of full
         /// coverage goes as a run where `addVarying` makes it one (four pixels or more, or the
         /// whole stretch), and also where it continues the run held back.
+        /// (Inlined into the sweep that calls it, once per stretch of edge blocks.)
+        @inline(__always)
         mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
             var i = 0
             while i < count {

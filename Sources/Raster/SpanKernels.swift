@@ -96,12 +96,19 @@ enum SpanKernels {
         #endif
     }
 
+    /// Runs shorter than the eight lanes (most edge runs of a kept coverage are one or two
+    /// pixels) go pixel by pixel right here, as `blendSolid` paints the rest of any span: the
+    /// call, the lanes' setup and the tail's loop cost more than the pixels.
     @inline(__always)
     static func paintSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
         #if DEBUG
         blendSolidReference(dst, color: color, coverage: coverage, count: count)
         #else
-        blendSolid(dst, color: color, coverage: coverage, count: count)
+        if count < 8 {
+            blendSolidReference(dst, color: color, coverage: coverage, count: count)
+        } else {
+            blendSolid(dst, color: color, coverage: coverage, count: count)
+        }
         #endif
     }
 
