@@ -45,3 +45,17 @@ enum PixelStores {
         #endif
     }
 }
+
+extension PixelStores {
+    /// How many runs ahead `Surface.paintRuns` asks for a run's pixels: each run of a kept
+    /// coverage is mostly on a row of its own (a frame's rows are thousands of bytes apart,
+    /// beyond what the hardware's stride prefetchers follow), so without the hint each run
+    /// begins by waiting for its row's cache line.
+    static let prefetchDistance = 6
+
+    /// A hint that the pixels at `address` will be read and written soon: no effect on them.
+    @inline(__always)
+    static func prefetch(_ address: UnsafeMutablePointer<UInt32>) {
+        buoy_prefetch_for_write(address)
+    }
+}

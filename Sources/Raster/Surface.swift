@@ -375,8 +375,14 @@ public struct Surface: @unchecked Sendable {
         let opaque = color >> 24 == 255
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
-                for run in coverage.runs {
+                let runs = coverage.runs
+                for k in runs.indices {
+                    let run = runs[k]
                     let row = px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox)
+                    if k &+ PixelStores.prefetchDistance < runs.count {
+                        let ahead = runs[k &+ PixelStores.prefetchDistance]
+                        PixelStores.prefetch(px.baseAddress! + ((Int(ahead.y) &- oy) &* w &+ (Int(ahead.x) &- ox)))
+                    }
                     let count = Int(run.count)
                     if run.offset >= 0 {
                         Self.blendSolid(color, row, UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)), 0, count)
