@@ -374,11 +374,11 @@ public struct Surface: @unchecked Sendable {
         let (w, ox, oy) = (width, originX, originY)
         let opaque = color >> 24 == 255
         withPixels { px in
-            coverage.bytes.withUnsafeBufferPointer { bytes in
-                let runs = coverage.runs
-                for k in runs.indices {
+            coverage.bytes.withUnsafeBufferPointer { bytes in coverage.runs.withUnsafeBufferPointer { runs in
+                for k in 0..<runs.count {
                     let run = runs[k]
-                    let row = px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox)
+                    // Runs lie within the surface (rasterized within its bounds): no overflow.
+                    let row = px.baseAddress! + ((Int(run.y) &- oy) &* w &+ (Int(run.x) &- ox))
                     if k &+ PixelStores.prefetchDistance < runs.count {
                         let ahead = runs[k &+ PixelStores.prefetchDistance]
                         PixelStores.prefetch(px.baseAddress! + ((Int(ahead.y) &- oy) &* w &+ (Int(ahead.x) &- ox)))
@@ -396,7 +396,7 @@ public struct Surface: @unchecked Sendable {
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
                     SpanKernels.paintOverSolid(row, color: src, count: count)
                 }
-            }
+            }}
         }
     }
 
