@@ -1,0 +1,155 @@
+/// A clear that waits for the frame's first paint.
+///
+/// Clearing what the last frame drew and then painting the frame's bottom-most shape over
+/// it writes that shape's pixels twice, and blends its inside over pixels whose value is
+/// known (the clear colour). When the first paint is one colour through kept coverage (a
+/// shape that holds still, drawn first, as a background or a card usually is), its runs of
+/// constant coverage land on pixels that all hold the clear colour: each such run is one
+/// value, `colour over clear colour`, found once with the same kernel the paint uses, and
+/// stored without the clear under it. Only the rest of the stale pixels are cleared, row by
+/// row as the paint goes (the row is still in cache when it is painted), and only the
+/// shape's edge pixels are blended.
+///
+/// Every other access to the pixels settles the clear first (`withPixels`), so any paint,
+/// composite or read after `clearDeferred` sees the cleared surface, as after `clear`. The
+/// region and clear colour are those of the clear from the start. `clear` followed by the
+/// same paints is the reference; tests compare the two.
+extension Surface {
+    /// `clear(color)`, with the pixels the last frame drew left to the first paint or
+    /// `settleClear()`: call `settleClear()` before reading `pixels` directly.
+    public mutating func clearDeferred(_ color: Color = .clear) {
+        // Another colour is a whole-surface fill whatever was drawn: nothing to save.
+        guard color.premultiplied == clearValue else { return clear(color) }
+        pendingClear.add(region)
+        region = DirtyRegion()
+    }
+
+    /// Finishes a deferred clear: the pixels it left are set to the clear colour.
+    public mutating func settleClear() {
+        guard pendingClear.count > 0 else { return }
+        let stale = pendingClear
+        pendingClear = DirtyRegion()
+        fill(stale, with: clearValue, except: .empty)
+    }
+
+    /// Paints `coverage` in `color` (premultiplied, opacity applied; no clip mask) onto a
+    /// surface whose deferred clear is pending, and settles the clear: the pixels are those
+    /// of `settleClear()` then `paintRuns`. False (nothing done) when the runs are not in
+    /// row order, which the row-by-row walk needs.
+    mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) -> Bool {
+        guard Self.rowOrdered(coverage.runs) else { return false }
+        let stale = pendingClear
+        pendingClear = DirtyRegion()
+        let staleArea = stale.union.intersection(bounds)
+        let rects = (0..<stale.count).map { stale[$0].intersection(bounds) }.filter { !$0.isEmpty }
+        let painted = coverage.bounds.intersection(bounds)
+        let top = min(staleArea.isEmpty ? Int.max : staleArea.y0, painted.isEmpty ? Int.max : painted.y0)
+        let bottom = max(staleArea.isEmpty ? Int.min : staleArea.y1, painted.isEmpty ? Int.min : painted.y1)
+        guard top < bottom else { return true }
+        let shades = ConstantShades(color: color, over: clearValue)
+        let (w, ox, oy) = (width, originX, originY)
+        withPixels { px in
+            coverage.runs.withUnsafeBufferPointer { runs in
+                coverage.bytes.withUnsafeBufferPointer { bytes in
+                    var next = 0
+                    for y in top..<bottom {
+                        let first = next
+                        while next < runs.count, Int(runs[next].y) == y { next += 1 }
+                        let row = px.baseAddress! + (y - oy) * w - ox
+                        let rowRuns = UnsafeBufferPointer(rebasing: runs[first..<next])
+                        if y >= staleArea.y0, y < staleArea.y1 {
+                            Self.clearRow(row, y: y, rects: rects, except: rowRuns, value: shades.clear)
+                        }
+                        for run in rowRuns {
+                            let x = Int(run.x), count = Int(run.count)
+                            if run.offset < 0 {
+                                PixelStores.fill(row + x, with: shades.value(run.value), count: count)
+                            } else {
+                                SpanKernels.paintSolid(row + x, color: color, coverage: bytes.baseAddress! + Int(run.offset), count: count)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Whether the runs go row by row, top down, and left to right without overlap within a row.
+    static func rowOrdered(_ runs: [Coverage.Run]) -> Bool {
+        guard runs.count > 1 else { return true }
+        for i in 1..<runs.count {
+            let a = runs[i - 1], b = runs[i]
+            if b.y < a.y || b.y == a.y && Int(b.x) < Int(a.x) + Int(a.count) { return false }
+        }
+        return true
+    }
+
+    /// Sets the pixels of row `y` (`row` points at device column 0) that the rectangles hold
+    /// to `value`, but not those of the row's constant runs (the paint stores them whole).
+    private static func clearRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, rects: [PixelRect],
+                                 except runs: UnsafeBufferPointer<Coverage.Run>, value: UInt32) {
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
+            // The row's stretches, sorted by their start and merged where they meet.
+            var n = 0
+            for r in rects where y >= r.y0 && y < r.y1 {
+                var j = n
+                while j > 0, spans[j - 1].0 > r.x0 { spans[j] = spans[j - 1]; j -= 1 }
+                spans[j] = (r.x0, r.x1)
+                n += 1
+            }
+            var k = 0
+            while k < n {
+                var (start, end) = spans[k]
+                k += 1
+                while k < n, spans[k].0 <= end { end = max(end, spans[k].1); k += 1 }
+                clearSpan(row, start, end, except: runs, value: value)
+            }
+        }
+    }
+
+    /// Sets x0..<x1 of a row to `value` around the constant runs (in x order).
+    @inline(__always)
+    private static func clearSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
+                                  except runs: UnsafeBufferPointer<Coverage.Run>, value: UInt32) {
+        var x = x0
+        for run in runs where run.offset < 0 {
+            let start = Int(run.x), end = start + Int(run.count)
+            if end <= x { continue }
+            if start >= x1 { break }
+            if start > x { PixelStores.fill(row + x, with: value, count: start - x) }
+            x = end
+            if x >= x1 { return }
+        }
+        if x < x1 { PixelStores.fill(row + x, with: value, count: x1 - x) }
+    }
+}
+
+/// What one colour's runs of constant coverage leave on pixels that hold the clear colour:
+/// each worked out once, by the kernel `paintRuns` calls for the run, on one such pixel.
+private struct ConstantShades {
+    let color: UInt32
+    let clear: UInt32
+    /// The value under full coverage, the common case.
+    let full: UInt32
+
+    init(color: UInt32, over clear: UInt32) {
+        self.color = color
+        self.clear = clear
+        full = Self.shade(color, coverage: 255, over: clear)
+    }
+
+    @inline(__always)
+    func value(_ coverage: UInt8) -> UInt32 {
+        coverage == 255 ? full : Self.shade(color, coverage: coverage, over: clear)
+    }
+
+    /// As `Surface.paintRuns` paints a constant run, on one pixel of value `clear`.
+    static func shade(_ color: UInt32, coverage a: UInt8, over clear: UInt32) -> UInt32 {
+        if a == 255 && color >> 24 == 255 { return color }
+        let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
+        var pixel = clear
+        SpanKernels.paintOverSolid(&pixel, color: src, count: 1)
+        return pixel
+    }
+}
