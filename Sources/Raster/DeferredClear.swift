@@ -37,6 +37,54 @@ extension Surface {
     /// of `settleClear()` then `paintRuns`. False (nothing done) when the runs are not in
     /// row order, which the row-by-row walk needs.
     mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) -> Bool {
+        let shades = ConstantShades(color: color, over: clearValue)
+        // Every constant run is one stored value: none needs the clear under it.
+        return overPendingClear(coverage, overwrites: { _ in true }) { row, runs, bytes in
+            for run in runs {
+                let x = Int(run.x), count = Int(run.count)
+                if run.offset < 0 {
+                    PixelStores.fill(row + x, with: shades.value(run.value), count: count)
+                } else {
+                    SpanKernels.paintSolid(row + x, color: color, coverage: bytes + Int(run.offset), count: count)
+                }
+            }
+        }
+    }
+
+    /// Paints `coverage` with a gradient or image `shader` at opacity `o` (no clip mask) onto
+    /// a surface whose deferred clear is pending, and settles the clear: the pixels are those
+    /// of `settleClear()` then `paintCoverage`'s run loop, which this one is. Runs of an opaque
+    /// gradient at full strength are shaded straight into the row (`paintConstantRun`): the
+    /// clear under them is left out. False (nothing done) when the runs are not in row order.
+    mutating func paintShadedRunsOverPendingClear(_ coverage: Coverage, shader: Shader, opacity o: UInt32) -> Bool {
+        let opaque = shader.isOpaqueGradient
+        var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
+        var colors = [UInt32](repeating: 0, count: coverage.longestRun)
+        return alpha.withUnsafeMutableBufferPointer { alpha in
+            colors.withUnsafeMutableBufferPointer { colors in
+                let (a, c) = (alpha.baseAddress!, colors.baseAddress!)
+                return overPendingClear(coverage, overwrites: { opaque && (o * UInt32($0.value) + 127) / 255 == 255 }) { row, runs, bytes in
+                    for run in runs {
+                        let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
+                        if run.offset < 0 {
+                            Self.paintConstantRun(row + x, y: y, x: x, count: count, value: run.value, colors: c, shader: shader, opacity: o)
+                            continue
+                        }
+                        a.update(from: bytes + Int(run.offset), count: count)
+                        Self.blendRow(row + x, y: y, x: x, count: count, alpha: a, colors: c, shader: shader, opacity: o, clip: nil)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Settles the pending clear row by row, top down, with a paint of `coverage`: on each
+    /// row, the stale pixels are cleared but for those of the constant runs that
+    /// `overwrites` (their paint does not read what lies under them), then `paint` paints the
+    /// row's runs (`row` points at device column 0; `bytes`, the coverage's bytes). False
+    /// (nothing done) when the runs are not in row order, which the walk needs.
+    private mutating func overPendingClear(_ coverage: Coverage, overwrites: (Coverage.Run) -> Bool,
+                                           paint: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) -> Bool {
         guard Self.rowOrdered(coverage.runs) else { return false }
         let stale = pendingClear
         pendingClear = DirtyRegion()
@@ -46,27 +94,23 @@ extension Surface {
         let top = min(staleArea.isEmpty ? Int.max : staleArea.y0, painted.isEmpty ? Int.max : painted.y0)
         let bottom = max(staleArea.isEmpty ? Int.min : staleArea.y1, painted.isEmpty ? Int.min : painted.y1)
         guard top < bottom else { return true }
-        let shades = ConstantShades(color: color, over: clearValue)
-        let (w, ox, oy) = (width, originX, originY)
+        let (w, ox, oy, value) = (width, originX, originY, clearValue)
         withPixels { px in
             coverage.runs.withUnsafeBufferPointer { runs in
                 coverage.bytes.withUnsafeBufferPointer { bytes in
-                    var next = 0
-                    for y in top..<bottom {
-                        let first = next
-                        while next < runs.count, Int(runs[next].y) == y { next += 1 }
-                        let row = px.baseAddress! + (y - oy) * w - ox
-                        let rowRuns = UnsafeBufferPointer(rebasing: runs[first..<next])
-                        if y >= staleArea.y0, y < staleArea.y1 {
-                            Self.clearRow(row, y: y, rects: rects, except: rowRuns, value: shades.clear)
-                        }
-                        for run in rowRuns {
-                            let x = Int(run.x), count = Int(run.count)
-                            if run.offset < 0 {
-                                PixelStores.fill(row + x, with: shades.value(run.value), count: count)
-                            } else {
-                                SpanKernels.paintSolid(row + x, color: color, coverage: bytes.baseAddress! + Int(run.offset), count: count)
+                    // A coverage of constant runs only has no bytes (and no base address).
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { none in
+                        let coverageBytes = bytes.baseAddress ?? UnsafePointer(none.baseAddress!)
+                        var next = 0
+                        for y in top..<bottom {
+                            let first = next
+                            while next < runs.count, Int(runs[next].y) == y { next += 1 }
+                            let row = px.baseAddress! + (y - oy) * w - ox
+                            let rowRuns = UnsafeBufferPointer(rebasing: runs[first..<next])
+                            if y >= staleArea.y0, y < staleArea.y1 {
+                                Self.clearRow(row, y: y, rects: rects, except: rowRuns, overwrites: overwrites, value: value)
                             }
+                            paint(row, rowRuns, coverageBytes)
                         }
                     }
                 }
@@ -86,9 +130,9 @@ extension Surface {
     }
 
     /// Sets the pixels of row `y` (`row` points at device column 0) that the rectangles hold
-    /// to `value`, but not those of the row's constant runs (the paint stores them whole).
-    private static func clearRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, rects: [PixelRect],
-                                 except runs: UnsafeBufferPointer<Coverage.Run>, value: UInt32) {
+    /// to `value`, but not those of the row's constant runs that `overwrites`.
+    private static func clearRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, rects: [PixelRect], except runs: UnsafeBufferPointer<Coverage.Run>,
+                                 overwrites: (Coverage.Run) -> Bool, value: UInt32) {
         withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
             // The row's stretches, sorted by their start and merged where they meet.
             var n = 0
@@ -103,17 +147,17 @@ extension Surface {
                 var (start, end) = spans[k]
                 k += 1
                 while k < n, spans[k].0 <= end { end = max(end, spans[k].1); k += 1 }
-                clearSpan(row, start, end, except: runs, value: value)
+                clearSpan(row, start, end, except: runs, overwrites: overwrites, value: value)
             }
         }
     }
 
-    /// Sets x0..<x1 of a row to `value` around the constant runs (in x order).
+    /// Sets x0..<x1 of a row to `value` around the constant runs (in x order) that `overwrites`.
     @inline(__always)
-    private static func clearSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
-                                  except runs: UnsafeBufferPointer<Coverage.Run>, value: UInt32) {
+    private static func clearSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except runs: UnsafeBufferPointer<Coverage.Run>,
+                                  overwrites: (Coverage.Run) -> Bool, value: UInt32) {
         var x = x0
-        for run in runs where run.offset < 0 {
+        for run in runs where run.offset < 0 && overwrites(run) {
             let start = Int(run.x), end = start + Int(run.count)
             if end <= x { continue }
             if start >= x1 { break }

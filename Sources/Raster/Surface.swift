@@ -345,6 +345,7 @@ public struct Surface: @unchecked Sendable {
             if let clipMask { paintRuns(coverage, color: color, clip: clipMask) } else { paintRuns(coverage, color: color) }
             return
         }
+        if clipMask == nil, pendingClear.count > 0, paintShadedRunsOverPendingClear(coverage, shader: shader, opacity: o) { return }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         withPixels { px in

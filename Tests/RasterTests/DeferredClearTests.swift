@@ -30,18 +30,23 @@ final class DeferredClearTests: XCTestCase {
     }
 
     func paint(_ r: inout Random) -> Paint {
-        switch r.next() % 5 {
+        switch r.next() % 7 {
         case 0: return .solid(Color(r: r.unit(), g: r.unit(), b: r.unit()))
         case 1: return .solid(Color(r: r.unit(), g: r.unit(), b: r.unit(), a: r.unit()))
         case 2: return .solid(.white)
         case 3: return .gradient(.linear(start: Point(0, 0), end: Point(60, 40), stops: [
             GradientStop(offset: 0, color: .black), GradientStop(offset: 1, color: Color(r: 1, g: 0, b: 0, a: 0.5))]), .identity)
-        default: return .solid(Color(r: 0.2, g: 0.9, b: 0.4, a: 0.01))
+        case 4: return .solid(Color(r: 0.2, g: 0.9, b: 0.4, a: 0.01))
+        // Opaque: its runs at full coverage are shaded straight into the row, with no clear under them.
+        case 5: return .gradient(.linear(start: Point(r.unit() * 90, 0), end: Point(30, r.unit() * 70), stops: [
+            GradientStop(offset: 0, color: Color(r: 0, g: 0.5, b: 1)), GradientStop(offset: 1, color: Color(r: 1, g: 0.8, b: 0))]), .identity)
+        default: return .gradient(.radial(center: Point(40, 30), radius: 5 + r.unit() * 40, focal: Point(42, 31), stops: [
+            GradientStop(offset: 0, color: .white), GradientStop(offset: 1, color: Color(r: 0.3, g: 0, b: 0.6))]), .identity)
         }
     }
 
     /// Frames of a few shapes that move and shrink, with translucent, opaque and gradient
-    /// paints (a gradient settles the clear before painting), some with an opacity, some
+    /// paints (opaque and translucent gradients), some with an opacity, some
     /// clipped, some frames with nothing drawn, over clear colours that change now and then.
     func testFramesDrawnAfterADeferredClearMatchThoseAfterAClear() {
         var r = Random(state: 77)
