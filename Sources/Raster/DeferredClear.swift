@@ -34,12 +34,11 @@ extension Surface {
 
     /// Paints `coverage` in `color` (premultiplied, opacity applied; no clip mask) onto a
     /// surface whose deferred clear is pending, and settles the clear: the pixels are those
-    /// of `settleClear()` then `paintRuns`. False (nothing done) when the runs are not in
-    /// row order, which the row-by-row walk needs.
-    mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) -> Bool {
+    /// of `settleClear()` then `paintRuns`.
+    mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) {
         let shades = ConstantShades(color: color, over: clearValue)
         // Every constant run is one stored value: none needs the clear under it.
-        return overPendingClear(coverage, overwrites: { _ in true }) { row, runs, bytes in
+        overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
             for run in runs {
                 let x = Int(run.x), count = Int(run.count)
                 if run.offset < 0 {
@@ -55,15 +54,18 @@ extension Surface {
     /// a surface whose deferred clear is pending, and settles the clear: the pixels are those
     /// of `settleClear()` then `paintCoverage`'s run loop, which this one is. Runs of an opaque
     /// gradient at full strength are shaded straight into the row (`paintConstantRun`): the
-    /// clear under them is left out. False (nothing done) when the runs are not in row order.
-    mutating func paintShadedRunsOverPendingClear(_ coverage: Coverage, shader: Shader, opacity o: UInt32) -> Bool {
-        let opaque = shader.isOpaqueGradient
+    /// clear under them is left out.
+    mutating func paintShadedRunsOverPendingClear(_ coverage: Coverage, shader: Shader, opacity o: UInt32) {
+        // Constant runs whose strength (coverage times opacity) is 255 overwrite, when the
+        // gradient is opaque: from the least coverage that gives it (256: none).
+        var from = 256
+        if shader.isOpaqueGradient { from = (1...255).first { (o * UInt32($0) + 127) / 255 == 255 } ?? 256 }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
-        return alpha.withUnsafeMutableBufferPointer { alpha in
+        alpha.withUnsafeMutableBufferPointer { alpha in
             colors.withUnsafeMutableBufferPointer { colors in
                 let (a, c) = (alpha.baseAddress!, colors.baseAddress!)
-                return overPendingClear(coverage, overwrites: { opaque && (o * UInt32($0.value) + 127) / 255 == 255 }) { row, runs, bytes in
+                overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
                     for run in runs {
                         let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
                         if run.offset < 0 {
@@ -79,13 +81,13 @@ extension Surface {
     }
 
     /// Settles the pending clear row by row, top down, with a paint of `coverage`: on each
-    /// row, the stale pixels are cleared but for those of the constant runs that
-    /// `overwrites` (their paint does not read what lies under them), then `paint` paints the
-    /// row's runs (`row` points at device column 0; `bytes`, the coverage's bytes). False
-    /// (nothing done) when the runs are not in row order, which the walk needs.
-    private mutating func overPendingClear(_ coverage: Coverage, overwrites: (Coverage.Run) -> Bool,
-                                           paint: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) -> Bool {
-        guard Self.rowOrdered(coverage.runs) else { return false }
+    /// row, the stale pixels are cleared but for those of the constant runs of coverage
+    /// `overwritingFrom` or more (their paint does not read what lies under them), then
+    /// `paint` paints the row's runs (`row` points at device column 0; `bytes`, the
+    /// coverage's bytes).
+    @inline(__always)
+    private mutating func overPendingClear(_ coverage: Coverage, overwritingFrom from: Int,
+                                           paint: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) {
         let stale = pendingClear
         pendingClear = DirtyRegion()
         let staleArea = stale.union.intersection(bounds)
@@ -93,8 +95,9 @@ extension Surface {
         let painted = coverage.bounds.intersection(bounds)
         let top = min(staleArea.isEmpty ? Int.max : staleArea.y0, painted.isEmpty ? Int.max : painted.y0)
         let bottom = max(staleArea.isEmpty ? Int.min : staleArea.y1, painted.isEmpty ? Int.min : painted.y1)
-        guard top < bottom else { return true }
+        guard top < bottom else { return }
         let (w, ox, oy, value) = (width, originX, originY, clearValue)
+        var spans = StaleSpans(rects)
         withPixels { px in
             coverage.runs.withUnsafeBufferPointer { runs in
                 coverage.bytes.withUnsafeBufferPointer { bytes in
@@ -107,57 +110,35 @@ extension Surface {
                             while next < runs.count, Int(runs[next].y) == y { next += 1 }
                             let row = px.baseAddress! + (y - oy) * w - ox
                             let rowRuns = UnsafeBufferPointer(rebasing: runs[first..<next])
-                            if y >= staleArea.y0, y < staleArea.y1 {
-                                Self.clearRow(row, y: y, rects: rects, except: rowRuns, overwrites: overwrites, value: value)
+                            spans.move(to: y)
+                            for k in 0..<spans.count {
+                                let (x0, x1) = spans[k]
+                                Self.clearSpan(row, x0, x1, except: rowRuns, overwritingFrom: from, value: value)
                             }
                             paint(row, rowRuns, coverageBytes)
+                        }
+                        // Runs out of row order (the rasterizer makes none) were left out
+                        // above, and their pixels cleared: they are painted now, each over
+                        // cleared pixels, as runs of one coverage do not overlap.
+                        for i in next..<runs.count {
+                            paint(px.baseAddress! + (Int(runs[i].y) - oy) * w - ox, UnsafeBufferPointer(rebasing: runs[i...i]), coverageBytes)
                         }
                     }
                 }
             }
         }
-        return true
     }
 
-    /// Whether the runs go row by row, top down, and left to right without overlap within a row.
-    static func rowOrdered(_ runs: [Coverage.Run]) -> Bool {
-        guard runs.count > 1 else { return true }
-        for i in 1..<runs.count {
-            let a = runs[i - 1], b = runs[i]
-            if b.y < a.y || b.y == a.y && Int(b.x) < Int(a.x) + Int(a.count) { return false }
-        }
-        return true
-    }
-
-    /// Sets the pixels of row `y` (`row` points at device column 0) that the rectangles hold
-    /// to `value`, but not those of the row's constant runs that `overwrites`.
-    private static func clearRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, rects: [PixelRect], except runs: UnsafeBufferPointer<Coverage.Run>,
-                                 overwrites: (Coverage.Run) -> Bool, value: UInt32) {
-        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
-            // The row's stretches, sorted by their start and merged where they meet.
-            var n = 0
-            for r in rects where y >= r.y0 && y < r.y1 {
-                var j = n
-                while j > 0, spans[j - 1].0 > r.x0 { spans[j] = spans[j - 1]; j -= 1 }
-                spans[j] = (r.x0, r.x1)
-                n += 1
-            }
-            var k = 0
-            while k < n {
-                var (start, end) = spans[k]
-                k += 1
-                while k < n, spans[k].0 <= end { end = max(end, spans[k].1); k += 1 }
-                clearSpan(row, start, end, except: runs, overwrites: overwrites, value: value)
-            }
-        }
-    }
-
-    /// Sets x0..<x1 of a row to `value` around the constant runs (in x order) that `overwrites`.
+    /// Sets x0..<x1 of a row (`row` points at device column 0) to `value` around the
+    /// constant runs of coverage `from` or more (in x order, as the rasterizer makes them;
+    /// out of order, fewer are left out, and never a pixel outside them). A short run is cleared with
+    /// the rest: one store over it costs less than cutting the stretch in two (a clear is
+    /// the cheapest store there is, `PixelStores`), and its paint overwrites it anyway.
     @inline(__always)
     private static func clearSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, except runs: UnsafeBufferPointer<Coverage.Run>,
-                                  overwrites: (Coverage.Run) -> Bool, value: UInt32) {
+                                  overwritingFrom from: Int, value: UInt32) {
         var x = x0
-        for run in runs where run.offset < 0 && overwrites(run) {
+        for run in runs where run.offset < 0 && Int(run.count) >= PixelStores.callThreshold && Int(run.value) >= from {
             let start = Int(run.x), end = start + Int(run.count)
             if end <= x { continue }
             if start >= x1 { break }
@@ -166,6 +147,52 @@ extension Surface {
             if x >= x1 { return }
         }
         if x < x1 { PixelStores.fill(row + x, with: value, count: x1 - x) }
+    }
+}
+
+/// The stretches of a row that a few rectangles hold, sorted and merged, worked out again
+/// only on the rows where a rectangle starts or ends (`move(to:)`, rows top down).
+private struct StaleSpans {
+    private let rects: [PixelRect]
+    private var spans: [(Int, Int)] = []
+    /// The rows the spans hold for.
+    private var valid = 0..<0
+
+    init(_ rects: [PixelRect]) {
+        self.rects = rects
+        spans.reserveCapacity(rects.count)
+    }
+
+    var count: Int { spans.count }
+    subscript(i: Int) -> (Int, Int) { spans[i] }
+
+    /// Makes the spans those of row `y`.
+    @inline(__always)
+    mutating func move(to y: Int) {
+        if valid.contains(y) { return }
+        spans.removeAll(keepingCapacity: true)
+        var end = Int.max
+        for r in rects {
+            if y >= r.y0 && y < r.y1 {
+                spans.append((r.x0, r.x1))
+                end = min(end, r.y1)
+            } else if r.y0 > y {
+                end = min(end, r.y0)
+            }
+        }
+        valid = y..<max(end, y + 1)
+        spans.sort { $0.0 < $1.0 }
+        // Merged where they meet or overlap, so that no pixel is written twice.
+        var merged = 0
+        for k in spans.indices {
+            if merged > 0, spans[k].0 <= spans[merged - 1].1 {
+                spans[merged - 1].1 = max(spans[merged - 1].1, spans[k].1)
+            } else {
+                spans[merged] = spans[k]
+                merged += 1
+            }
+        }
+        spans.removeLast(spans.count - merged)
     }
 }
 

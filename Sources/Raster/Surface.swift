@@ -341,11 +341,11 @@ public struct Surface: @unchecked Sendable {
         // A uniform gradient at full opacity is its colour: the same arithmetic as shading it.
         if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
-            if clipMask == nil, pendingClear.count > 0, paintRunsOverPendingClear(coverage, color: color) { return }
+            if clipMask == nil, pendingClear.count > 0 { return paintRunsOverPendingClear(coverage, color: color) }
             if let clipMask { paintRuns(coverage, color: color, clip: clipMask) } else { paintRuns(coverage, color: color) }
             return
         }
-        if clipMask == nil, pendingClear.count > 0, paintShadedRunsOverPendingClear(coverage, shader: shader, opacity: o) { return }
+        if clipMask == nil, pendingClear.count > 0 { return paintShadedRunsOverPendingClear(coverage, shader: shader, opacity: o) }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         withPixels { px in

@@ -130,10 +130,23 @@ final class DeferredClearTests: XCTestCase {
         XCTAssertNil(Self.firstDifference(surface, reference))
     }
 
-    func testRunsOutOfRowOrderAreToldApart() {
-        let run = { (y: Int32, x: Int32, n: Int32) in Coverage.Run(y: y, x: x, count: n, offset: -1, value: 255) }
-        XCTAssertTrue(Surface.rowOrdered([run(0, 0, 4), run(0, 4, 2), run(1, 0, 9)]))
-        XCTAssertFalse(Surface.rowOrdered([run(0, 0, 4), run(0, 3, 2)]))
-        XCTAssertFalse(Surface.rowOrdered([run(1, 0, 4), run(0, 9, 2)]))
+    /// Runs out of row order (the rasterizer makes none) paint what they paint in order.
+    func testRunsOutOfRowOrderPaintAsInOrder() {
+        let full = { (y: Int32, x: Int32, n: Int32) in Coverage.Run(y: y, x: x, count: n, offset: -1, value: 255) }
+        let runs = [full(3, 70, 80), full(1, 2, 100), full(3, 0, 66), Coverage.Run(y: 2, x: 5, count: 3, offset: 0, value: 0), full(0, 90, 64)]
+        let coverage = Coverage(runs: runs, bytes: [40, 200, 90], longestRun: 100, bounds: PixelRect(x0: 0, y0: 0, x1: 154, y1: 4))
+        for color in [Color(r: 1, g: 0.5, b: 0).premultiplied, Color(r: 0, g: 0, b: 1, a: 0.5).premultiplied] {
+            var fast = Surface(width: 160, height: 6)
+            var stale = Path()
+            stale.addRect(Rect(x: 0, y: 0, width: 160, height: 6))
+            fast.fill(stale, paint: .solid(.white))
+            var reference = fast
+            fast.clearDeferred()
+            fast.paintRunsOverPendingClear(coverage, color: color)
+            reference.clear()
+            reference.paintCoverage(coverage, shader: Shader(paint: .solid(Color(premultiplied: color)), pathToDevice: .identity, uniformAsSolid: false),
+                                    opacity: 1, clip: nil)
+            XCTAssertNil(Self.firstDifference(fast, reference))
+        }
     }
 }
