@@ -41,6 +41,10 @@ public struct AnimationRenderer {
     /// Layers with masks that paint once are painted through their masks' coverage
     /// (`LayerCompositor.drawMaskedDirectly`); false takes the offscreen pass, the reference.
     public var masksClipDirectly = true
+    /// The frame's clear waits for its first paint (`Surface.clearDeferred`), which stores
+    /// its inside over the clear colour instead of clearing and blending it; false clears
+    /// first, the reference. Both draw the same pixels.
+    public var defersClear = true
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()
@@ -176,10 +180,13 @@ public struct AnimationRenderer {
                      whole: PixelRect, band: (index: Int, count: Int) = (0, 1)) {
         if let covered {
             surface.clear(background, except: covered)
+        } else if defersClear {
+            surface.clearDeferred(background)
         } else {
             surface.clear(background)
         }
         draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band)
+        surface.settleClear()
     }
 
     /// The pixels of a viewport-sized surface that the first layer drawn at `frame` covers

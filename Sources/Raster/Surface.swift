@@ -23,7 +23,7 @@ public struct Surface: @unchecked Sendable {
     /// is `clearValue`. Clearing visits only them, and a display buffer that holds an
     /// earlier picture of this surface is brought up to date by rewriting only them
     /// (`drawnRegion`).
-    private var region = DirtyRegion()
+    var region = DirtyRegion()
     /// The premultiplied colour of every pixel outside the drawn region: what the surface was
     /// last cleared to (transparent for a new surface).
     public private(set) var clearValue: UInt32 = 0
@@ -33,6 +33,8 @@ public struct Surface: @unchecked Sendable {
     var rasterStorage = Rasterizer.Storage()
     /// The colour tables of the gradients painted last (`GradientTables`).
     var gradientTables = GradientTables()
+    /// Pixels a deferred clear (`clearDeferred`) has yet to set to `clearValue`.
+    var pendingClear = DirtyRegion()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
     /// is then empty).
     private var view: UnsafeMutablePointer<UInt32>?
@@ -43,6 +45,7 @@ public struct Surface: @unchecked Sendable {
 
     @inline(__always)
     mutating func withPixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> R) -> R {
+        if pendingClear.count > 0 { settleClear() }
         if let view { return body(UnsafeMutableBufferPointer(start: view, count: width * height)) }
         return pixels.withUnsafeMutableBufferPointer { body($0) }
     }
@@ -62,6 +65,7 @@ public struct Surface: @unchecked Sendable {
         let (w, x0, y0, h) = (width, originX, originY, height)
         let valid = rows.allSatisfy { $0.lowerBound >= y0 && $0.upperBound <= y0 + h }
         guard valid, view == nil else { return }
+        if pendingClear.count > 0 { settleClear() }
         // Each band gets rasterizer buffers of its own, kept here from frame to frame and
         // moved (not copied) into the band: a buffer also held here would be copied on the
         // band's first write.
@@ -193,7 +197,7 @@ public struct Surface: @unchecked Sendable {
     /// Sets the pixels of `region` (within the surface) but not those of `kept` to `value`,
     /// row by row: where the region's rectangles overlap, a row's stretches are merged
     /// first, so that no pixel is written twice.
-    private mutating func fill(_ region: DirtyRegion, with value: UInt32, except kept: PixelRect) {
+    mutating func fill(_ region: DirtyRegion, with value: UInt32, except kept: PixelRect) {
         let area = region.union.intersection(bounds)
         guard !area.isEmpty else { return }
         let (w, ox, oy) = (width, originX, originY)
@@ -337,9 +341,11 @@ public struct Surface: @unchecked Sendable {
         // A uniform gradient at full opacity is its colour: the same arithmetic as shading it.
         if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
             let color = o == 255 ? solid : PixelMath.scale(solid, o)
+            if clipMask == nil, pendingClear.count > 0 { return paintRunsOverPendingClear(coverage, color: color) }
             if let clipMask { paintRuns(coverage, color: color, clip: clipMask) } else { paintRuns(coverage, color: color) }
             return
         }
+        if clipMask == nil, pendingClear.count > 0 { return paintShadedRunsOverPendingClear(coverage, shader: shader, opacity: o) }
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         withPixels { px in
