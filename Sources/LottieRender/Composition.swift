@@ -9,21 +9,19 @@ struct Composition {
     /// For each layer, the value providers bound inside its shapes: what its evaluated
     /// shapes depend on besides the frame.
     let shapeProviders: [[any ValueProvider]]
-    private let positionByIndex: [Int: Int]
+    /// The position of the first layer with each layer number.
+    private let positionByIndex: LayerIndexTable
 
     init(id: String?, layers: [Layer]) {
         self.id = id
         self.layers = layers
-        var positions: [Int: Int] = [:]
-        for (position, layer) in layers.enumerated() {
-            if let index = layer.index, positions[index] == nil { positions[index] = position }
-        }
-        positionByIndex = positions
+        positionByIndex = LayerIndexTable(layers.enumerated().compactMap { position, layer in layer.index.map { ($0, position) } })
+        // Read in place (`ShapeDependence`): walking them as `PropertyTree` does, which spells
+        // out every property's keypath and writes each item back, cost more than the parse of
+        // the file (a file without providers has none to find).
         shapeProviders = layers.map { layer in
-            guard case .shape(var items) = layer.kind else { return [] }
-            var collector = ProviderCollector()
-            PropertyTree.items(&items, [], &collector)
-            return collector.providers
+            guard case .shape(let items) = layer.kind else { return [] }
+            return ShapeDependence(items: items).providers
         }
     }
 
