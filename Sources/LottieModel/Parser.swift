@@ -5,10 +5,11 @@ import Posix
 extension Animation {
     /// Loads a Lottie JSON file. Images named by the file are looked for beside it.
     public static func load(path: String, limits: ParseLimits = ParseLimits()) throws -> Animation {
-        if let size = fileSize(atPath: path), size > limits.maxFileBytes {
+        let size = fileSize(atPath: path)
+        if let size, size > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is \(size) bytes; the limit is \(limits.maxFileBytes)")
         }
-        let data = try readFile(path, limit: limits.maxFileBytes)
+        let data = try readFile(path, limit: limits.maxFileBytes, expectedSize: size)
         if data.count > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is larger than the limit of \(limits.maxFileBytes) bytes")
         }

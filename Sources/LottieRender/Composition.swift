@@ -6,9 +6,6 @@ struct Composition {
     /// The precomp asset's id, nil for the animation's own layers.
     let id: String?
     let layers: [Layer]
-    /// For each layer, the value providers bound inside its shapes: what its evaluated
-    /// shapes depend on besides the frame.
-    let shapeProviders: [[any ValueProvider]]
     /// The position of the first layer with each layer number.
     private let positionByIndex: LayerIndexTable
 
@@ -16,13 +13,6 @@ struct Composition {
         self.id = id
         self.layers = layers
         positionByIndex = LayerIndexTable(layers.enumerated().compactMap { position, layer in layer.index.map { ($0, position) } })
-        // Read in place (`ShapeDependence`): walking them as `PropertyTree` does, which spells
-        // out every property's keypath and writes each item back, cost more than the parse of
-        // the file (a file without providers has none to find).
-        shapeProviders = layers.map { layer in
-            guard case .shape(let items) = layer.kind else { return [] }
-            return ShapeDependence(items: items).providers
-        }
     }
 
     func layer(withIndex index: Int) -> Layer? {
