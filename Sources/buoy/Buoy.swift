@@ -31,7 +31,7 @@ struct Buoy: ParsableCommand {
             let arguments = try withConfigFile(Array(CommandLine.arguments.dropFirst()))
             // The drawing commands' usual command lines skip ArgumentParser's reflection
             // (QuickParse.swift); everything else, help and errors included, is its.
-            if var quick = quickCommand(arguments) {
+            if let quick = quickCommand(arguments) {
                 try quick.run()
             } else {
                 var command = try parseAsRoot(arguments)

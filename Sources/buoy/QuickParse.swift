@@ -73,19 +73,19 @@ enum QuickCommand {
     case render(Render)
     case play(Play)
 
-    mutating func validate() throws {
+    func validate() throws {
         switch self {
         case .bench(let job): try job.validate()
-        case .render(var render): try render.validate()
-        case .play(var play): try play.validate()
+        case .render(let render): try render.validate()
+        case .play(let play): try play.validate()
         }
     }
 
-    mutating func run() throws {
+    func run() throws {
         switch self {
         case .bench(let job): try job.run()
-        case .render(var render): try render.run()
-        case .play(var play): try play.run()
+        case .render(let render): try render.run()
+        case .play(let play): try play.run()
         }
     }
 }
@@ -102,7 +102,7 @@ func quickCommand(_ arguments: [String]) -> QuickCommand? {
     case "play": command = Play.quickParse(rest).map { .play($0) }
     default: command = nil
     }
-    guard var command, (try? command.validate()) != nil else { return nil }
+    guard let command, (try? command.validate()) != nil else { return nil }
     return command
 }
 
