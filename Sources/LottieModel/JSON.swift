@@ -33,6 +33,48 @@ public struct JSONSyntaxError: Error, CustomStringConvertible {
     public var line: Int
     public var reason: String
     public var description: String { "invalid JSON at line \(line) (byte \(offset)): \(reason)" }
+
+    /// The error at byte `offset` of `text`: its line is counted only now, when it is reported.
+    init(at offset: Int, in text: UnsafeBufferPointer<UInt8>, reason: String) {
+        var line = 1
+        for i in 0..<min(offset, text.count) where text[i] == 0x0A { line += 1 }
+        self.offset = offset
+        self.line = line
+        self.reason = reason
+    }
+}
+
+/// What the two readers of JSON text (`JSONReader`, the reference tree, and `JSONTapeReader`,
+/// the document's entries) share: the text, the place in it, and the scans that read the
+/// same in both. Their grammar and errors must not drift apart, so these pieces are one.
+protocol JSONTextScanner {
+    var bytes: UnsafeBufferPointer<UInt8> { get }
+    var index: Int { get set }
+}
+
+extension JSONTextScanner {
+    func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(at: index, in: bytes, reason: reason) }
+
+    /// `true`, `false` or `null` at `index` (whose first byte the caller has matched).
+    @inline(__always)
+    mutating func literal(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard index + n <= bytes.count else { throw error("unexpected end of data (truncated file?)") }
+        let p = word.utf8Start
+        for k in 0..<n where bytes[index + k] != p[k] { throw error("invalid literal") }
+        index += n
+    }
+
+    /// The number spelled by `bytes[start..<index]`, through strtod: for the numbers the
+    /// readers' exact integer-and-power-of-ten path does not cover (an exponent, more than
+    /// 15 significant digits).
+    func numberThroughStrtod(from start: Int) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: index - start + 1) { text in
+            for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
+            text[index - start] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+    }
 }
 
 public struct JSONReader {
@@ -98,17 +140,11 @@ public struct JSONReader {
         try data.withUnsafeBytes { try parse($0) }
     }
 
-    private struct Cursor {
+    private struct Cursor: JSONTextScanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-        func error(_ reason: String) -> JSONSyntaxError {
-            var line = 1
-            for i in 0..<min(index, bytes.count) where bytes[i] == 0x0A { line += 1 }
-            return JSONSyntaxError(offset: index, line: line, reason: reason)
-        }
 
         mutating func skipWhitespace() {
             while index < bytes.count {
@@ -130,14 +166,6 @@ public struct JSONReader {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
             default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
             }
-        }
-
-        mutating func literal(_ word: StaticString) throws {
-            let n = word.utf8CodeUnitCount
-            guard index + n <= bytes.count else { throw error("unexpected end of data (truncated file?)") }
-            let p = word.utf8Start
-            for k in 0..<n where bytes[index + k] != p[k] { throw error("invalid literal") }
-            index += n
         }
 
         mutating func object(depth: Int) throws -> JSONValue {
@@ -224,11 +252,7 @@ public struct JSONReader {
                 let magnitude = fractionDigits == 0 ? Double(v) : Double(v) / JSONReader.powerOfTen(fractionDigits)
                 return negative ? -magnitude : magnitude
             }
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: index - start + 1) { text in
-                for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
-                text[index - start] = 0
-                return strtod(text.baseAddress!, nil)
-            }
+            return numberThroughStrtod(from: start)
         }
 
         mutating func string() throws -> String {

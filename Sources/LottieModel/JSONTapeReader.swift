@@ -1,18 +1,10 @@
-import Glibc  // strtod
-
 /// Reads JSON text into a `JSONDocument`'s entries. Same grammar, limits and error messages
 /// as `JSONReader` (the reference): where that one builds a tree, this appends entries.
-struct JSONTapeReader {
+struct JSONTapeReader: JSONTextScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    func error(_ reason: String) -> JSONSyntaxError {
-        var line = 1
-        for i in 0..<min(index, bytes.count) where bytes[i] == 0x0A { line += 1 }
-        return JSONSyntaxError(offset: index, line: line, reason: reason)
-    }
 
     // The scanning loops below work on a local copy of `index` (kept in a register) and
     // store it back once.
@@ -42,14 +34,6 @@ struct JSONTapeReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): entries.append(scalar(.number, try number().bitPattern))
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
         }
-    }
-
-    mutating func literal(_ word: StaticString) throws {
-        let n = word.utf8CodeUnitCount
-        guard index + n <= bytes.count else { throw error("unexpected end of data (truncated file?)") }
-        let p = word.utf8Start
-        for k in 0..<n where bytes[index + k] != p[k] { throw error("invalid literal") }
-        index += n
     }
 
     mutating func object(parent: Int, ordinal: Int, depth: Int, into entries: inout JSONEntryStorage, unescaped: inout [UInt8]) throws {
@@ -149,11 +133,7 @@ struct JSONTapeReader {
             let magnitude = fractionDigits == 0 ? Double(v) : Double(v) / JSONReader.powerOfTen(fractionDigits)
             return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
         }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: index - start + 1) { text in
-            for k in start..<index { text[k - start] = CChar(bitPattern: bytes[k]) }
-            text[index - start] = 0
-            return strtod(text.baseAddress!, nil)
-        }
+        return numberThroughStrtod(from: start)
     }
 
     /// A string or key: its place in the text, or when it has escapes, its decoded bytes

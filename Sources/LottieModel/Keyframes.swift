@@ -75,7 +75,12 @@ public struct SpatialCurve: Equatable, Sendable {
     }
 }
 
-public struct Keyframe<Value: Interpolatable>: Sendable {
+// `Keyframe` and `Animated` take any value type; what needs interpolation asks for it in a
+// constrained extension. A requirement on the type itself makes the runtime check it each
+// time it builds the type's metadata from its mangled name (every array of keyframes does):
+// a scan of every protocol conformance record of the binary for each value type, about a
+// sixth of a million instructions each at every start.
+public struct Keyframe<Value> {
     public var time: Double
     public var value: Value
     /// Where the segment after this keyframe ends: the next keyframe's value, or the legacy `e`.
@@ -97,8 +102,10 @@ public struct Keyframe<Value: Interpolatable>: Sendable {
     }
 }
 
+extension Keyframe: Sendable where Value: Sendable {}
+
 /// A property that is either constant or keyframed.
-public struct Animated<Value: Interpolatable>: Sendable {
+public struct Animated<Value> {
     public var keyframes: [Keyframe<Value>]
     /// A dynamic value that replaces the keyframes while it is set.
     public var provider: (any ValueProvider<Value>)?
@@ -113,7 +120,11 @@ public struct Animated<Value: Interpolatable>: Sendable {
     }
 
     public var isAnimated: Bool { keyframes.count > 1 || provider != nil }
+}
 
+extension Animated: Sendable where Value: Sendable {}
+
+extension Animated where Value: Interpolatable {
     // Inlinable so that callers in other modules get a copy specialized for their value
     // type: evaluated unspecialized, every call went through generic metadata look-ups and
     // value-witness copies of whole keyframes (a fifth of a frame's time on stroke-heavy files).

@@ -5,10 +5,11 @@ import Posix
 extension Animation {
     /// Loads a Lottie JSON file. Images named by the file are looked for beside it.
     public static func load(path: String, limits: ParseLimits = ParseLimits()) throws -> Animation {
-        if let size = fileSize(atPath: path), size > limits.maxFileBytes {
+        let size = fileSize(atPath: path)
+        if let size, size > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is \(size) bytes; the limit is \(limits.maxFileBytes)")
         }
-        let data = try readFile(path, limit: limits.maxFileBytes)
+        let data = try readFile(path, limit: limits.maxFileBytes, expectedSize: size)
         if data.count > limits.maxFileBytes {
             throw ParseError(file: path, jsonPath: "", reason: "file is larger than the limit of \(limits.maxFileBytes) bytes")
         }
@@ -327,24 +328,28 @@ struct LottieParser {
 
     /// A layer that is its own ancestor has no defined position: its parent link is dropped.
     func breakParentLoops(_ layers: inout [Layer], nodes: [JSONNode]) {
-        var parentByIndex: [Int: Int] = [:]
-        for layer in layers { if let index = layer.index, parentByIndex[index] == nil { parentByIndex[index] = layer.parent ?? Int.min } }
+        // Each layer number's parent (Int.min: none), that of the first layer with the number.
+        var parents = LayerIndexTable(layers.compactMap { layer in layer.index.map { ($0, layer.parent ?? Int.min) } })
+        // Which walk (the position it started from) last passed each number: the numbers
+        // that walk has seen, without a set per walk.
+        var seenBy = [Int](repeating: -1, count: parents.count)
         for position in layers.indices {
-            guard let start = layers[position].index, let parent = layers[position].parent else { continue }
-            let path = nodes[position].memberPath("parent")
-            var seen: Set<Int> = [start]
+            guard let start = layers[position].index, let parent = layers[position].parent,
+                  let startSlot = parents.slot(of: start) else { continue }
+            seenBy[startSlot] = position
             var current = parent
             var loops = parent == start
-            while !loops, let next = parentByIndex[current], next != Int.min {
-                if seen.contains(current) { loops = true; break }
-                seen.insert(current)
-                current = next
+            while !loops, let slot = parents.slot(of: current), parents[slot: slot] != Int.min {
+                if seenBy[slot] == position { loops = true; break }
+                seenBy[slot] = position
+                current = parents[slot: slot]
             }
             guard loops else { continue }
-            nodes[position].log.add(path, parent == start ? "layer \(start) is its own parent; the link is dropped"
-                                                          : "parent chain of layer \(start) loops through layer \(current); the link is dropped")
+            nodes[position].log.add(nodes[position].memberPath("parent"),
+                                    parent == start ? "layer \(start) is its own parent; the link is dropped"
+                                                    : "parent chain of layer \(start) loops through layer \(current); the link is dropped")
             layers[position].parent = nil
-            parentByIndex[start] = Int.min
+            parents[slot: startSlot] = Int.min
         }
     }
 
@@ -426,8 +431,9 @@ struct LottieParser {
                     expansion: optional(node, "x", Animated(0)) { try $0.scalar($1) })
     }
 
-    /// The effect types Buoy draws: tint, fill, drop shadow, Gaussian blur.
-    static let drawnEffectTypes: Set<Int> = [20, 21, 25, 29]
+    /// The effect types Buoy draws: tint, fill, drop shadow, Gaussian blur. (An array: a
+    /// `Set<Int>` would have the runtime scan every conformance record for `Int: Hashable`.)
+    static let drawnEffectTypes = [20, 21, 25, 29]
 
     mutating func effect(_ node: JSONNode) throws -> Effect {
         guard node.isObject else { throw node.fail("expected an effect object, found \(node.kindName)") }

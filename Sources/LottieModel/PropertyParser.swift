@@ -8,6 +8,8 @@ extension LottieParser {
     mutating func vector(_ node: JSONNode) throws -> Animated<Vec2> {
         // Any 2D keyframe may carry spatial tangents; they are attached only when non-zero.
         try animated(node, spatial: true) { n in
+            // The common `[x, y]` (or `[x, y, z]`) read in place: no array made to read it.
+            if let (x, y) = n.plainPair { return Vec2(x: x, y: y) }
             let v = try n.doubles()
             guard let x = v.first else { throw n.fail("expected a vector, found an empty array") }
             if v.count == 1 { n.warn("a vector given as one number; used for both x and y") }
@@ -147,6 +149,7 @@ extension LottieParser {
     }
 
     func point(_ node: JSONNode) throws -> Vec2 {
+        if let (x, y) = node.plainPair { return Vec2(x: x, y: y) }
         let v = try node.doubles()
         return Vec2(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
     }

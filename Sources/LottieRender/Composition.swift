@@ -6,25 +6,13 @@ struct Composition {
     /// The precomp asset's id, nil for the animation's own layers.
     let id: String?
     let layers: [Layer]
-    /// For each layer, the value providers bound inside its shapes: what its evaluated
-    /// shapes depend on besides the frame.
-    let shapeProviders: [[any ValueProvider]]
-    private let positionByIndex: [Int: Int]
+    /// The position of the first layer with each layer number.
+    private let positionByIndex: LayerIndexTable
 
     init(id: String?, layers: [Layer]) {
         self.id = id
         self.layers = layers
-        var positions: [Int: Int] = [:]
-        for (position, layer) in layers.enumerated() {
-            if let index = layer.index, positions[index] == nil { positions[index] = position }
-        }
-        positionByIndex = positions
-        shapeProviders = layers.map { layer in
-            guard case .shape(var items) = layer.kind else { return [] }
-            var collector = ProviderCollector()
-            PropertyTree.items(&items, [], &collector)
-            return collector.providers
-        }
+        positionByIndex = LayerIndexTable(layers.enumerated().compactMap { position, layer in layer.index.map { ($0, position) } })
     }
 
     func layer(withIndex index: Int) -> Layer? {

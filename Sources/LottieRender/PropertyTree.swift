@@ -159,14 +159,3 @@ struct PropertyLister: PropertyVisitor {
         found.append((Keypath(components: names).description, nil))
     }
 }
-
-/// Gathers the providers bound to the properties it visits.
-struct ProviderCollector: PropertyVisitor {
-    var providers: [any ValueProvider] = []
-
-    func wants(prefix names: [String]) -> Bool { true }
-
-    mutating func visit<Value>(_ names: [String], _ property: inout Animated<Value>) {
-        if let provider = property.provider { providers.append(provider) }
-    }
-}

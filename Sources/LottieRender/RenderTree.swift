@@ -101,11 +101,12 @@ struct LayerChain {
 
     init(position: Int, in comp: Composition) {
         var positions = [position]
-        var current = comp.layers[position]
+        // Followed by position: a copied `Layer` retains and releases every part of it.
+        var current = position
         var hops = 0
-        while let parentIndex = current.parent, let parent = comp.position(ofIndex: parentIndex), hops < 64 {
+        while let parentIndex = comp.layers[current].parent, let parent = comp.position(ofIndex: parentIndex), hops < 64 {
             positions.append(parent)
-            current = comp.layers[parent]
+            current = parent
             hops += 1
         }
         self.positions = positions

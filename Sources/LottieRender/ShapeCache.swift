@@ -36,7 +36,10 @@ final class ShapeCache: @unchecked Sendable {
         let key = Key(composition: comp.id, position: position)
         // Versions are read before evaluating: a provider changed meanwhile leaves an entry
         // with an older version, which the next render evaluates again.
-        let versions = comp.shapeProviders[position].map(\.version)
+        // The providers are found here, each time: this cache is the reference path (the
+        // render tree keeps its own `ShapeDependence` per layer), and a composition made
+        // for every renderer should not pay a walk of every layer's items for it.
+        let versions = ShapeDependence(items: items).providers.map(\.version)
         lock.lock()
         if var entry = entries[key], entry.frame == frame, entry.versions == versions {
             if counted {

@@ -40,6 +40,30 @@ struct Bench: ParsableCommand {
             help: "When a benchmark harness spawned this process (CLOCK_REALTIME, ns): also print first_frame_since_spawn_ms.")
     var spawnedAt: Int64?
 
+    /// The command as `BenchJob` runs it.
+    var job: BenchJob {
+        BenchJob(animation: animation, size: size, contentMode: contentMode, count: count, threads: threads, perFrame: perFrame,
+                 spawnedAt: spawnedAt)
+    }
+
+    func validate() throws { try job.validate() }
+
+    func run() throws { try job.run() }
+}
+
+/// `buoy bench` with its options read, and what it does. `Bench` (ArgumentParser's reading,
+/// with help and errors) fills it, and so does the start-up fast path (`QuickParse.swift`),
+/// which makes no property wrapper: each builds a set of names whose first use has the
+/// runtime scan every conformance record of the binary (a quarter of a million instructions).
+struct BenchJob {
+    var animation: String
+    var size: Size?
+    var contentMode: ContentMode = .fit
+    var count: Int?
+    var threads: Int?
+    var perFrame = false
+    var spawnedAt: Int64?
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         try validateThreads(threads)

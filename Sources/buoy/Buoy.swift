@@ -31,8 +31,12 @@ struct Buoy: ParsableCommand {
             let arguments = try withConfigFile(Array(CommandLine.arguments.dropFirst()))
             // The drawing commands' usual command lines skip ArgumentParser's reflection
             // (QuickParse.swift); everything else, help and errors included, is its.
-            var command = try quickCommand(arguments) ?? parseAsRoot(arguments)
-            try command.run()
+            if let quick = quickCommand(arguments) {
+                try quick.run()
+            } else {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
         } catch let error as CommandFailure {
             FileHandleWriter.stderr("buoy: \(error.message)\n")
             Glibc.exit(error.exitCode)

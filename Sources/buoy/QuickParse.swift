@@ -66,30 +66,53 @@ struct QuickArguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
+/// A command the fast path read. (An enum, not an existential: a protocol type's optional
+/// is built from its mangled name at run time.)
+enum QuickCommand {
+    case bench(BenchJob)
+    case render(Render)
+    case play(Play)
+
+    func validate() throws {
+        switch self {
+        case .bench(let job): try job.validate()
+        case .render(let render): try render.validate()
+        case .play(let play): try play.validate()
+        }
+    }
+
+    func run() throws {
+        switch self {
+        case .bench(let job): try job.run()
+        case .render(let render): try render.run()
+        case .play(let play): try play.run()
+        }
+    }
+}
+
 /// The command for `arguments` read by the fast path, validated; nil to let ArgumentParser
 /// read them.
-func quickCommand(_ arguments: [String]) -> ParsableCommand? {
+func quickCommand(_ arguments: [String]) -> QuickCommand? {
     guard let name = arguments.first else { return nil }
     let rest = Array(arguments.dropFirst())
-    let command: ParsableCommand?
+    let command: QuickCommand?
     switch name {
-    case "bench": command = Bench.quickParse(rest)
-    case "render": command = Render.quickParse(rest)
-    case "play": command = Play.quickParse(rest)
+    case "bench": command = Bench.quickParse(rest).map { .bench($0) }
+    case "render": command = Render.quickParse(rest).map { .render($0) }
+    case "play": command = Play.quickParse(rest).map { .play($0) }
     default: command = nil
     }
-    guard var command, (try? command.validate()) != nil else { return nil }
+    guard let command, (try? command.validate()) != nil else { return nil }
     return command
 }
 
 extension Bench {
-    static func quickParse(_ arguments: [String]) -> Bench? {
+    static func quickParse(_ arguments: [String]) -> BenchJob? {
         guard let a = QuickArguments(arguments, options: ["--size", "--content-mode", "--count", "--threads", "--t0-ns"],
                                      flags: ["--per-frame"]),
               a.positionals.count == 1 else { return nil }
-        var bench = Bench()
+        var bench = BenchJob(animation: a.positionals[0])
         do {
-            bench.animation = a.positionals[0]
             bench.size = try a.value("--size")
             bench.contentMode = try a.value("--content-mode") ?? .fit
             bench.count = try a.value("--count")

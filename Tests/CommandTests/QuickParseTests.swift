@@ -6,7 +6,7 @@ import XCTest
 /// command line the fast path takes gives the same values as ArgumentParser's parse, and the
 /// ones it must not take (help, errors, what it does not read) are left to ArgumentParser.
 final class QuickParseTests: XCTestCase {
-    func benchFields(_ b: Bench) -> String {
+    func benchFields(_ b: BenchJob) -> String {
         "\(b.animation)|\(String(describing: b.size))|\(b.contentMode)|\(String(describing: b.count))|"
             + "\(String(describing: b.threads))|\(b.perFrame)|\(String(describing: b.spawnedAt))"
     }
@@ -30,8 +30,8 @@ final class QuickParseTests: XCTestCase {
             ["bench", "--count", "3", "x.lottie", "--threads=2", "--size", "1X1"],
         ]
         for line in lines {
-            let quick = try XCTUnwrap(quickCommand(line) as? Bench, "\(line)")
-            let full = try XCTUnwrap(reference(line) as? Bench, "\(line)")
+            guard case .bench(let quick)? = quickCommand(line) else { return XCTFail("\(line)") }
+            let full = try XCTUnwrap((reference(line) as? Bench)?.job, "\(line)")
             XCTAssertEqual(benchFields(quick), benchFields(full), "\(line)")
         }
     }
@@ -45,7 +45,7 @@ final class QuickParseTests: XCTestCase {
             ["render", "--batch", "list.tsv", "--size", "10x10"],
         ]
         for line in lines {
-            let quick = try XCTUnwrap(quickCommand(line) as? Render, "\(line)")
+            guard case .render(let quick)? = quickCommand(line) else { return XCTFail("\(line)") }
             let full = try XCTUnwrap(reference(line) as? Render, "\(line)")
             XCTAssertEqual(renderFields(quick), renderFields(full), "\(line)")
         }
@@ -67,7 +67,7 @@ final class QuickParseTests: XCTestCase {
             ["play", "a.json", "--from-progress", "0.25", "--to-progress", "0.75", "--trace", "t.jsonl", "--threads", "2"],
         ]
         for line in lines {
-            let quick = try XCTUnwrap(quickCommand(line) as? Play, "\(line)")
+            guard case .play(let quick)? = quickCommand(line) else { return XCTFail("\(line)") }
             let full = try XCTUnwrap(reference(line) as? Play, "\(line)")
             XCTAssertEqual(playFields(quick), playFields(full), "\(line)")
         }
