@@ -67,7 +67,7 @@ struct FramePlan {
     @discardableResult
     func evaluate(taking cursor: Cursor, budget: RenderBudget, fromBack: Bool = false, seconds limit: Double? = nil) -> Double {
         let start = BandWorkers.now()
-        let deadline = limit.map { start &+ UInt64(max(0, min($0, 1)) * 1e9) }
+        let deadline = limit.map { start &+ UInt64(($0.isFinite ? min(max($0, 0), 1) : 0) * 1e9) }
         while deadline.map({ BandWorkers.now() < $0 }) ?? true, let index = cursor.take(of: entries.count, fromBack: fromBack) {
             _ = entries[index].node.shapes(at: entries[index].frame, budget: budget, counted: false, sharing: true)
         }
