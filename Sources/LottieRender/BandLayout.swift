@@ -23,6 +23,14 @@ import Synchronization
 /// dearer than the frames before it the frame after a move was (rent or buy: never more than
 /// twice the better of the two). A frame balanced within `tolerance` waits for nothing.
 ///
+/// Between frames the cuts stay, but the work before drawing moves: every band's thread first
+/// evaluates part of the frame plan (`FramePlan`), and that part is handed out so that the
+/// bands end together. The thread of a band expected to draw longer than the others evaluates
+/// less (for as long as `evaluationShares` says) and starts drawing sooner; the lightest band's
+/// thread evaluates what is left. A frame whose bands are uneven by less than its plan's
+/// evaluation then waits for no band, with no cut moved and no coverage made anew (measured on
+/// a logo at 1080p: bands 175 and 190 µs apart for fifty frames, on a 33 µs plan).
+///
 /// Where the cuts fall never changes the pixels: every row is drawn the same whichever band
 /// holds it (`ThreadedRenderTests`). One layout is shared by a renderer's copies; a lock
 /// keeps its state whole when copies draw at once (the cuts are then only less apt).
@@ -52,6 +60,10 @@ final class BandLayout: @unchecked Sendable {
         /// The seconds of a whole frame (all bands), a moving average, and its value at the last move.
         var frameSeconds = 0.0
         var beforeMove = 0.0
+        /// Each band's seconds evaluating the frame plan, and the plan's whole evaluation
+        /// (all bands), over the recent frames (moving averages).
+        var recentEvaluation: [Double] = []
+        var evaluation = 0.0
     }
 
     private let state = Mutex(State())
@@ -69,6 +81,7 @@ final class BandLayout: @unchecked Sendable {
                 state.rect = rect
                 state.cuts = (0...n).map { rect.y0 + rect.height * $0 / n }
                 state.recent = [Double](repeating: 0, count: n)
+                state.recentEvaluation = [Double](repeating: 0, count: n)
                 // The first frame rasterizes every shape: it is not what the cuts cost but
                 // what a move may cost at most, and counts as one.
                 state.frames = 0
@@ -78,15 +91,37 @@ final class BandLayout: @unchecked Sendable {
         return (0..<n).map { PixelRect(x0: rect.x0, y0: cuts[$0], x1: rect.x1, y1: cuts[$0 + 1]) }
     }
 
+    /// How long the thread of each of `count` bands (as `bands(of:count:)` gave them) may
+    /// evaluate the frame plan before it draws (nil: until the plan is done), and whether it
+    /// takes the plan's entries from the back. The band expected to draw least evaluates
+    /// what the others leave, from the front (the nodes drawn first, which the others need
+    /// first); each other band evaluates until, by the recent times, it would end with the
+    /// mean of the frame (plan and drawing spread evenly).
+    func evaluationShares(count: Int) -> [(seconds: Double?, fromBack: Bool)] {
+        let even = (0..<count).map { (seconds: Double?.none, fromBack: $0 > 0) }
+        return state.withLock { state in
+            let drawing = state.recent
+            guard count > 1, drawing.count == count, state.evaluation > 0, drawing.allSatisfy({ $0 > 0 }),
+                  let lightest = drawing.indices.min(by: { drawing[$0] < drawing[$1] }) else { return even }
+            let end = (state.evaluation + drawing.reduce(0, +)) / Double(count)
+            return drawing.indices.map { k in k == lightest ? (nil, false) : (max(0, end - drawing[k]), true) }
+        }
+    }
+
     /// Records what drawing `bands` (as given by `bands(of:count:)`) took, in seconds of
-    /// CPU time each, and moves the cuts when that pays (see above).
-    func record(_ bands: [PixelRect], seconds: [Double]) {
+    /// CPU time each, and what each band's thread spent evaluating the plan before
+    /// (`evaluating`, empty when unknown), and moves the cuts when that pays (see above):
+    /// the frames wait on the band whose plan and drawing together took longest.
+    func record(_ bands: [PixelRect], seconds: [Double], evaluating: [Double] = []) {
         guard bands.count > 1, bands.count == seconds.count else { return }
         let times = seconds.map { $0.isFinite && $0 > 0 ? $0 : 0 }
+        let evaluated = evaluating.count == bands.count ? evaluating.map { $0.isFinite && $0 > 0 ? min($0, 1) : 0 } : times.map { _ in 0 }
         let total = times.reduce(0, +)
         state.withLock { state in
             guard state.cuts.count == bands.count + 1, zip(bands, state.cuts).allSatisfy({ $0.y0 == $1 }) else { return }
             state.frames += 1
+            let all = evaluated.reduce(0, +)
+            state.evaluation += (all - state.evaluation) * (state.evaluation == 0 ? 1 : 1 / Double(Self.window))
             // The frames just after a move rasterize the shapes the cut crossed anew: what
             // they cost over the frames before is the move's cost, not the cuts'.
             guard state.frames > Self.settling else {
@@ -94,10 +129,14 @@ final class BandLayout: @unchecked Sendable {
                 return
             }
             let weight = state.frames == Self.settling + 1 ? 1 : 1 / Double(Self.window)
-            for k in times.indices { state.recent[k] += (times[k] - state.recent[k]) * weight }
+            for k in times.indices {
+                state.recent[k] += (times[k] - state.recent[k]) * weight
+                state.recentEvaluation[k] += (evaluated[k] - state.recentEvaluation[k]) * weight
+            }
             state.frameSeconds += (total - state.frameSeconds) * (state.frameSeconds == 0 ? 1 : 1 / Double(Self.window))
-            let mean = state.recent.reduce(0, +) / Double(state.recent.count)
-            guard let dearest = state.recent.max(), dearest > mean * Self.tolerance else { return }
+            let whole = zip(state.recent, state.recentEvaluation).map { $0 + $1 }
+            let mean = whole.reduce(0, +) / Double(whole.count)
+            guard let dearest = whole.max(), dearest > mean * Self.tolerance else { return }
             state.waited += dearest - mean
             guard state.waited > state.moveCost else { return }
             state.cuts = Self.balanced(cuts: state.cuts, seconds: state.recent)

@@ -95,4 +95,51 @@ final class BandLayoutTests: XCTestCase {
         XCTAssertEqual(layout.bands(of: rect, count: 4).map(\.y0), [0, 25, 50, 75])
         XCTAssertEqual(layout.bands(of: PixelRect(x0: 0, y0: 0, x1: 10, y1: 20), count: 4).count, 1)
     }
+
+    /// Before any frame is recorded every band's thread evaluates until the plan is done,
+    /// the first from the front; then the band that draws longest evaluates least.
+    func testTheBandThatDrawsLongerEvaluatesLess() throws {
+        let layout = BandLayout()
+        let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
+        let even = layout.evaluationShares(count: 2)
+        XCTAssertEqual(even.map(\.seconds), [nil, nil])
+        XCTAssertEqual(even.map(\.fromBack), [false, true])
+        let bands = layout.bands(of: rect, count: 2)
+        // Band 0 draws 0.95 ms, band 1 0.9 ms; the plan takes 0.2 ms in all. Spread evenly
+        // each thread would end at 1.025 ms: band 0 evaluates 0.075 ms, band 1 the rest.
+        for _ in 0..<3 { layout.record(bands, seconds: [0.95e-3, 0.9e-3], evaluating: [0.1e-3, 0.1e-3]) }
+        let shares = layout.evaluationShares(count: 2)
+        XCTAssertEqual(try XCTUnwrap(shares[0].seconds), 0.075e-3, accuracy: 1e-9)
+        XCTAssertNil(shares[1].seconds)
+        XCTAssertEqual(shares.map(\.fromBack), [true, false], "the lightest band takes the front")
+        // Uneven by more than the plan: the dearer band evaluates nothing.
+        for _ in 0..<3 { layout.record(bands, seconds: [0.2e-3, 0.9e-3], evaluating: [0.1e-3, 0.1e-3]) }
+        XCTAssertEqual(layout.evaluationShares(count: 2).map(\.seconds), [nil, 0])
+        XCTAssertEqual(layout.evaluationShares(count: 3).map(\.seconds), [nil, nil, nil], "other counts: no shares known")
+    }
+
+    /// Bands that draw unevenly but end together, because the lighter one evaluated more of
+    /// the plan, wait for nothing: the cuts stay. Uneven in plan and drawing together, they move.
+    func testBandsEndingTogetherKeepTheirCuts() {
+        let layout = BandLayout()
+        let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
+        let bands = layout.bands(of: rect, count: 2)
+        for _ in 0..<50 { layout.record(bands, seconds: [1e-3, 0.8e-3], evaluating: [0, 0.2e-3]) }
+        XCTAssertEqual(layout.bands(of: rect, count: 2), bands)
+        let frames = Self.framesUntilMoved(layout, rect) { _ in [1e-3, 0.8e-3] }
+        XCTAssertLessThan(frames, 100)
+        XCTAssertLessThan(layout.bands(of: rect, count: 2)[1].y0, 500, "the cut gives the dearer top band fewer rows")
+    }
+
+    func testHostileEvaluationTimesKeepTheSharesValid() {
+        let layout = BandLayout()
+        let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
+        let bands = layout.bands(of: rect, count: 2)
+        for evaluating in [[Double.nan, 1], [-1, .infinity], [1e300, 0], [0.1e-3]] {
+            for _ in 0..<3 { layout.record(bands, seconds: [1e-3, 0.9e-3], evaluating: evaluating) }
+            for share in layout.evaluationShares(count: 2) {
+                if let seconds = share.seconds { XCTAssertTrue(seconds.isFinite && seconds >= 0 && seconds <= 1, "\(evaluating)") }
+            }
+        }
+    }
 }

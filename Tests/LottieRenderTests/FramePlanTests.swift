@@ -2,6 +2,7 @@ import Foundation
 import LottieModel
 @testable import LottieRender
 import Raster
+import Synchronization
 import XCTest
 
 /// The shapes a threaded frame draws are evaluated once, shared out among its threads
@@ -110,6 +111,58 @@ final class FramePlanTests: XCTestCase {
         }
         XCTAssertEqual(compared, 3)
         XCTAssertGreaterThan(taken, 0, "the second band took paths the first made")
+    }
+
+    /// Threads taking entries from both ends at once take each entry exactly once: the
+    /// front in order from the first, the back in order from the last.
+    func testEntriesTakenFromBothEndsAreEachTakenOnce() {
+        for count in [0, 1, 2, 7, 5000] {
+            let cursor = FramePlan.Cursor()
+            let taken = Mutex([[Int]](repeating: [], count: 4))
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                var mine: [Int] = []
+                while let index = cursor.take(of: count, fromBack: thread % 2 == 1) { mine.append(index) }
+                taken.withLock { $0[thread] = mine }
+            }
+            let lists = taken.withLock { $0 }
+            XCTAssertEqual(lists.flatMap { $0 }.sorted(), Array(0..<count), "count \(count)")
+            for (thread, list) in lists.enumerated() {
+                XCTAssertEqual(list, thread % 2 == 1 ? list.sorted(by: >) : list.sorted(), "count \(count), thread \(thread)")
+            }
+            XCTAssertNil(cursor.take(of: count, fromBack: false))
+        }
+    }
+
+    /// A thread that stops evaluating the plan early (its band draws longer) leaves the rest
+    /// to the bands, which evaluate what they draw: the pixels are those of one thread.
+    func testAPlanLeftUnevaluatedGivesTheSamePixels() throws {
+        try XCTSkipUnless(CorpusPaths.available, "corpus not found")
+        guard let animation = try Self.load("LottieLogo1_masked.json") else { throw XCTSkip("LottieLogo1_masked.json not found") }
+        let viewport = Viewport(width: 160, height: 120, contentMode: .fill)
+        let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
+        for progress in [0.3, 0.6, 0.9] {
+            let frame = animation.inPoint + (animation.outPoint - animation.inPoint) * progress
+            var one = AnimationRenderer(animation: animation)
+            one.threads = 1
+            let expected = one.render(frame: frame, viewport: viewport)
+            var banded = AnimationRenderer(animation: animation)
+            banded.threads = 2
+            let plan = FramePlan(renderer: banded, frame: frame)
+            let cursor = FramePlan.Cursor()
+            XCTAssertGreaterThan(plan.entries.count, 2)
+            // No time to evaluate: nothing taken. Then one entry from the back, and no more.
+            plan.evaluate(taking: cursor, budget: banded.budget, fromBack: true, seconds: 0)
+            XCTAssertEqual(cursor.take(of: plan.entries.count, fromBack: true), plan.entries.count - 1)
+            var surface = Surface(width: viewport.width, height: viewport.height)
+            let whole = surface.bounds
+            surface.withBands([0..<70, 70..<120]) { parts in
+                for i in 0..<2 {
+                    banded.drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: .clear, covered: nil, whole: whole,
+                                       band: (i, 2))
+                }
+            }
+            XCTAssertEqual(zip(expected.pixels, surface.pixels).filter { $0 != $1 }.count, 0, "progress \(progress)")
+        }
     }
 
     /// A precomp shown twice at different times in one frame: its nodes are not planned.

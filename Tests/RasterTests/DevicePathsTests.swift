@@ -42,6 +42,36 @@ final class DevicePathsTests: XCTestCase {
         XCTAssertEqual(paths.statistics.made + paths.statistics.taken, 64)
     }
 
+    /// A band that asks while another is making the path (or after) takes it (one make); a
+    /// maker that takes far longer than `waitNanoseconds` (50 ms) leaves the asker to make its own.
+    func testABandAskingWhileAnotherMakesWaitsForItsPath() {
+        let source = Path.ellipse(0, 0, 40, 30)
+        let t = Transform.scale(2, 1)
+        for (delay, makes) in [(UInt32(0), 1), (UInt32(50_000), 2)] {
+            let paths = DevicePaths(count: 1)
+            let making = DispatchSemaphore(value: 0)
+            let count = Mutex(0)
+            let got = Mutex<[Path]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 1 { making.wait() }
+                let path = paths.path(at: 0, transform: t) {
+                    count.withLock { $0 += 1 }
+                    if i == 0 {
+                        making.signal()
+                        // Busy for 20 µs (the asker arrives meanwhile or after), or asleep 50 ms.
+                        let end = DispatchTime.now().uptimeNanoseconds + 20_000
+                        if delay > 0 { usleep(delay) } else { while DispatchTime.now().uptimeNanoseconds < end {} }
+                    }
+                    return source.transformed(by: t)
+                }
+                got.withLock { $0.append(path) }
+            }
+            XCTAssertEqual(count.withLock { $0 }, makes, "maker sleeping \(delay) µs")
+            XCTAssertEqual(got.withLock { $0 }, [source.transformed(by: t), source.transformed(by: t)])
+            XCTAssertEqual(paths.statistics.made + paths.statistics.taken, 2)
+        }
+    }
+
     /// Shared paths and coverage kept for the reach draw the pixels of plain paints; a target
     /// that changes away from the shape (as a band's rows do when its cut moves) reuses the
     /// coverage kept, where coverage kept for the whole target is made anew.
