@@ -1,0 +1,115 @@
+@testable import Raster
+import XCTest
+
+/// The stroker (`StrokeOutliner`, behind `strokeOutline`) against the reference construction
+/// (`referenceStrokeOutline`): the same contours, element for element, on random paths of
+/// lines and curves, open and closed, with repeated points, sharp and smooth turns, every cap
+/// and join, widths from a hair to many times the curves' radius, and transforms. Points may
+/// differ only by the circle's vertices being found by rotation (about 1e-15 of the radius);
+/// 1e-9 of the outline's extent is allowed.
+final class StrokeOutlinerTests: XCTestCase {
+    /// A random path in 0...size: contours of lines and cubics, some closed, some with
+    /// repeated points or zero length, some with curves far tighter than the stroke is wide.
+    static func randomPath(_ r: inout FastPathTests.Random, size: Double) -> Path {
+        var path = Path()
+        func point() -> Point { Point(r.unit() * size, r.unit() * size) }
+        for _ in 0..<(1 + Int(r.next() % 3)) {
+            var last = point()
+            path.move(to: last)
+            for _ in 0..<Int(r.next() % 6) {
+                switch r.next() % 6 {
+                case 0: path.line(to: last)  // a repeated point
+                case 1, 2:
+                    last = point()
+                    path.line(to: last)
+                case 3:
+                    // A small loop: a curve tighter than most widths.
+                    let p = Point(last.x + r.unit() * 3, last.y + r.unit() * 3)
+                    path.cubic(to: p, control1: Point(last.x + 4, last.y - 4), control2: Point(p.x + 4, p.y + 4))
+                    last = p
+                default:
+                    let p = point()
+                    path.cubic(to: p, control1: point(), control2: point())
+                    last = p
+                }
+            }
+            if r.next() % 2 == 0 { path.close() }
+        }
+        return path
+    }
+
+    static func randomStyle(_ r: inout FastPathTests.Random) -> StrokeStyle {
+        var style = StrokeStyle()
+        style.width = [0.1, 1, 3, 12, 40][Int(r.next() % 5)] * (0.5 + r.unit())
+        style.cap = [LineCap.butt, .round, .square][Int(r.next() % 3)]
+        style.join = [LineJoin.miter, .round, .bevel][Int(r.next() % 3)]
+        style.miterLimit = 1 + r.unit() * 6
+        return style
+    }
+
+    /// Fails unless `fast` and `reference` are the same elements with points within `slack`.
+    static func assertSameOutline(_ fast: Path, _ reference: Path, slack: Double, _ message: String) {
+        XCTAssertEqual(fast.elements.count, reference.elements.count, message)
+        guard fast.elements.count == reference.elements.count else { return }
+        func near(_ a: Point, _ b: Point) -> Bool { abs(a.x - b.x) <= slack && abs(a.y - b.y) <= slack }
+        for (a, b) in zip(fast.elements, reference.elements) {
+            switch (a, b) {
+            case (.move(let p), .move(let q)), (.line(let p), .line(let q)):
+                if !near(p, q) { XCTFail("\(message): \(a) vs \(b)"); return }
+            case (.close, .close): continue
+            default: XCTFail("\(message): \(a) vs \(b)"); return
+            }
+        }
+    }
+
+    func testOutlinerMakesTheReferenceOutline() {
+        var r = FastPathTests.Random(state: 77)
+        var compared = 0
+        for trial in 0..<3000 {
+            let path = Self.randomPath(&r, size: 60)
+            let style = Self.randomStyle(&r)
+            let tolerance = [0.01, 0.05, 0.25][trial % 3]
+            let fast = strokeOutline(path, style: style, tolerance: tolerance)
+            let reference = referenceStrokeOutline(path, style: style, tolerance: tolerance)
+            Self.assertSameOutline(fast, reference, slack: 1e-9 * (60 + style.width), "trial \(trial) \(style)")
+            compared += reference.elements.count
+        }
+        XCTAssertGreaterThan(compared, 100_000)
+    }
+
+    func testTransformedOutlineIsTheReferenceTransformed() {
+        var r = FastPathTests.Random(state: 9)
+        for trial in 0..<500 {
+            let path = Self.randomPath(&r, size: 40)
+            let style = Self.randomStyle(&r)
+            let transform = Transform(a: 0.5 + r.unit() * 3, b: r.unit() - 0.5, c: r.unit() - 0.5, d: 0.5 + r.unit() * 3,
+                                      tx: r.unit() * 100, ty: r.unit() * 100)
+            let fast = strokeOutline(path, style: style, tolerance: 0.05, transform: transform)
+            let reference = referenceStrokeOutline(path, style: style, tolerance: 0.05).transformed(by: transform)
+            Self.assertSameOutline(fast, reference, slack: 1e-9 * 500, "trial \(trial)")
+        }
+    }
+
+    func testOutlinerCoverageIsTheReferenceCoverage() {
+        var r = FastPathTests.Random(state: 3)
+        for trial in 0..<60 {
+            let path = Self.randomPath(&r, size: 40)
+            let style = Self.randomStyle(&r)
+            let fast = StrokeOutlineTests.coverage(strokeOutline(path, style: style, tolerance: 0.05), size: 48)
+            let reference = StrokeOutlineTests.coverage(referenceStrokeOutline(path, style: style, tolerance: 0.05), size: 48)
+            XCTAssertEqual(fast, reference, "trial \(trial)")
+        }
+    }
+
+    func testCircleByRotationIsTheCircleBySineAndCosine() {
+        for (radius, tolerance) in [(0.05, 0.05), (1.0, 0.05), (7.5, 0.01), (300.0, 0.05), (1e6, 1e-6)] {
+            let fast = StrokeOutliner.circleDirections(radius: radius, tolerance: tolerance)
+            let reference = ReferenceStrokeBuilder.circleDirections(radius: radius, tolerance: tolerance)
+            XCTAssertEqual(fast.count, reference.count)
+            for (a, b) in zip(fast, reference) {
+                XCTAssertEqual(a.cos, b.cos, accuracy: 1e-13)
+                XCTAssertEqual(a.sin, b.sin, accuracy: 1e-13)
+            }
+        }
+    }
+}
