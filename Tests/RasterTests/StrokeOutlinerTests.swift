@@ -174,9 +174,9 @@ final class StrokeOutlinerTests: XCTestCase {
                 worse = max(worse, abs(fast[i] - truth[i]) - abs(reference[i] - truth[i]))
             }
         }
-        print("mitered smooth turns: apart \(apart), worse \(worse), total error \(mitered) vs \(stepped)")
+        // Measured: apart 0.067, worse 0.024, total error 55.90 against 56.17.
         XCTAssertLessThanOrEqual(apart, 2 * tolerance)
-        XCTAssertLessThanOrEqual(worse, tolerance)
+        XCTAssertLessThanOrEqual(worse, tolerance, "further from the truth than the reference")
         XCTAssertLessThan(mitered, stepped, "total error mitered \(mitered), stepped \(stepped)")
     }
 
