@@ -44,6 +44,7 @@ struct StrokeOutliner {
 
     /// Strokes every contour of `path` (as `Flatten.polylines` cuts it) into `output`.
     mutating func stroke(_ path: Path) {
+        reserve(for: path)
         var last = Point.zero
         for element in path.elements {
             switch element {
@@ -66,6 +67,37 @@ struct StrokeOutliner {
             }
         }
         finishContour(closed: false)
+    }
+
+    /// Sizes the buffers and the outline for `path` once: grown point by point from empty,
+    /// each would move its storage some seven times for a small stroke, which cost as much as
+    /// the stroke's geometry. From the points the flattening makes (an upper bound: repeated
+    /// points are dropped) and the vertices of one round piece.
+    private mutating func reserve(for path: Path) {
+        var points = 1, contours = 1, last = Point.zero, start = Point.zero
+        for element in path.elements {
+            switch element {
+            case .move(let p): points += 1; contours += 1; last = p; start = p
+            case .line(let p): points += 1; last = p
+            case .cubic(let c1, let c2, let p):
+                points += Flatten.segmentCount(last, c1, c2, p, tolerance: tolerance)
+                last = p
+            case .close: points += 1; last = start
+            }
+        }
+        // Past this, growing by doubling costs little beside the geometry; and a path of
+        // many contours (fine dashes) is not given room for more than it will use.
+        points = min(points, 1 << 16)
+        let round = style.cap == .round || style.join == .round
+        let circle = round ? ReferenceStrokeBuilder.circleVertexCount(radius: halfWidth, tolerance: tolerance) : 4
+        self.points.reserveCapacity(points)
+        corners.reserveCapacity(points)
+        chain.reserveCapacity(points + 1)
+        left.reserveCapacity(2 * points)
+        right.reserveCapacity(2 * points)
+        polygon.reserveCapacity(4 * points + circle)
+        // Two sides of every point, and a cap's or join's vertices and a close per contour.
+        output.reserveCapacity(min(3 * points + contours * (circle + 2), 1 << 17))
     }
 
     /// Adds a point to the contour; one equal to the last (within 1e-9) only passes on its corner.
