@@ -13,6 +13,12 @@ public struct Path: Equatable, Sendable {
 
     public init() {}
 
+    /// Room for `count` elements in all, so that a path built element by element (a stroke's
+    /// outline) does not move its storage each time it outgrows it.
+    public mutating func reserveCapacity(_ count: Int) {
+        elements.reserveCapacity(count)
+    }
+
     public var isEmpty: Bool { elements.isEmpty }
 
     public mutating func move(to p: Point) {

@@ -7,8 +7,6 @@ public struct PathMeasure {
         var start: Double
         var length: Double
         var contour: Int
-        /// Arc length at t = k / samples, for cubics.
-        var table: [Double]
     }
 
     static let samples = 24
@@ -18,6 +16,7 @@ public struct PathMeasure {
     public private(set) var length: Double = 0
 
     public init(_ path: Path) {
+        segments.reserveCapacity(path.elements.count)
         var start = Point.zero, last = Point.zero
         var contour = -1
         var contourStartLength = 0.0
@@ -52,24 +51,34 @@ public struct PathMeasure {
         finish(closed: false)
     }
 
+    /// Arc length of a cubic at t = k / samples, k = 0...samples, for each k in turn: the sum of
+    /// the chords so far. Its last value is the length `addCubic` keeps; `parameter` walks it
+    /// again for the one or two segments a piece starts or ends in, instead of every cubic
+    /// keeping an array of it.
+    @inline(__always)
+    static func chordLengths(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, _ body: (Int, Double) -> Bool) {
+        var prev = p0, total = 0.0
+        if !body(0, 0) { return }
+        for k in 1...samples {
+            let p = point(p0, c1, c2, p3, Double(k) / Double(samples))
+            total += ((p.x - prev.x) * (p.x - prev.x) + (p.y - prev.y) * (p.y - prev.y)).squareRoot()
+            if !body(k, total) { return }
+            prev = p
+        }
+    }
+
     private mutating func addLine(_ a: Point, _ b: Point, contour: Int) {
         let len = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         guard len > 0, len.isFinite else { return }
-        segments.append(Segment(p0: a, c1: a, c2: b, p3: b, isLine: true, start: length, length: len, contour: contour, table: []))
+        segments.append(Segment(p0: a, c1: a, c2: b, p3: b, isLine: true, start: length, length: len, contour: contour))
         length += len
     }
 
     private mutating func addCubic(_ p0: Point, _ c1: Point, _ c2: Point, _ p3: Point, contour: Int) {
-        var table = [0.0]
-        var prev = p0, total = 0.0
-        for k in 1...Self.samples {
-            let p = Self.point(p0, c1, c2, p3, Double(k) / Double(Self.samples))
-            total += ((p.x - prev.x) * (p.x - prev.x) + (p.y - prev.y) * (p.y - prev.y)).squareRoot()
-            table.append(total)
-            prev = p
-        }
+        var total = 0.0
+        Self.chordLengths(p0, c1, c2, p3) { _, sum in total = sum; return true }
         guard total > 0, total.isFinite else { return }
-        segments.append(Segment(p0: p0, c1: c1, c2: c2, p3: p3, isLine: false, start: length, length: total, contour: contour, table: table))
+        segments.append(Segment(p0: p0, c1: c1, c2: c2, p3: p3, isLine: false, start: length, length: total, contour: contour))
         length += total
     }
 
@@ -79,10 +88,30 @@ public struct PathMeasure {
         return Point(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y)
     }
 
-    /// The parameter of a cubic segment at arc length `s` from its start.
-    private func parameter(_ seg: Segment, _ s: Double) -> Double {
+    /// The parameter of a cubic segment at arc length `s` from its start: between the samples
+    /// whose lengths hold `s`, linearly. Walks the chord lengths to the first sample at or past
+    /// `s`, which is the pair `referenceParameter`'s binary search over the whole table finds
+    /// (the lengths never decrease), from the same sums.
+    func parameter(_ seg: Segment, _ s: Double) -> Double {
         if seg.isLine { return s / seg.length }
-        let table = seg.table
+        var lower = 0.0, upper = 0.0, hi = Self.samples
+        Self.chordLengths(seg.p0, seg.c1, seg.c2, seg.p3) { k, sum in
+            if k == 0 { return true }
+            lower = upper
+            upper = sum
+            if !(sum < s) { hi = k; return false }
+            return true
+        }
+        let span = upper - lower
+        let f = span > 0 ? (s - lower) / span : 0
+        return (Double(hi - 1) + f) / Double(Self.samples)
+    }
+
+    /// The reference for `parameter`: the whole table of sample lengths, searched in halves.
+    func referenceParameter(_ seg: Segment, _ s: Double) -> Double {
+        if seg.isLine { return s / seg.length }
+        var table: [Double] = []
+        Self.chordLengths(seg.p0, seg.c1, seg.c2, seg.p3) { _, sum in table.append(sum); return true }
         var lo = 0, hi = table.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
@@ -92,6 +121,9 @@ public struct PathMeasure {
         let f = span > 0 ? (s - table[lo]) / span : 0
         return (Double(lo) + f) / Double(Self.samples)
     }
+
+    /// The cubic segments, for tests of `parameter`.
+    var cubicSegments: [Segment] { segments.filter { !$0.isLine } }
 
     /// The cubic of `seg` between parameters t0 and t1.
     private static func split(_ seg: Segment, _ t0: Double, _ t1: Double) -> (Point, Point, Point, Point) {

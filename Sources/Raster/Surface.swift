@@ -298,7 +298,7 @@ public struct Surface: @unchecked Sendable {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
-        return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale).transformed(by: transform)
+        return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale, transform: transform)
     }
 
     /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
