@@ -202,7 +202,7 @@ extension Surface {
         if case .fill(let r) = key.kind { rule = r }
         // Only one colour paints the same pixels however a row is cut into runs (a gradient
         // steps along the row from where a run starts).
-        let direct = shader.solidColor != nil
+        let direct = shader.solidColor != nil && clip?.runs == nil
         switch slots.use(slot: slot, for: key, mayPaintDirectly: direct) {
         case .reuse(let coverage):
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
