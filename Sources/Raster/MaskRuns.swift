@@ -21,6 +21,8 @@ public struct MaskRuns: Sendable {
     let rowStarts: [Int32]
     /// The mask's value for each coverage of the path.
     let table: [UInt8]
+    /// Whether `table` maps each coverage to itself.
+    let identity: Bool
 
     /// How a mask's coverage becomes its values, in the order a layer's first mask applies
     /// them: inverted (255 − c), scaled by its opacity below 1 (as `(v · ⌊o·256⌋) >> 8`), and
@@ -56,7 +58,9 @@ public struct MaskRuns: Sendable {
     /// its coverage turned into values by `map`.
     public init(path: Path, transform: Transform, rect: PixelRect, map: ValueMap, pool: BufferPool? = nil) {
         self.rect = rect
-        table = map.table
+        let table = map.table
+        self.table = table
+        identity = table.indices.allSatisfy { Int(table[$0]) == $0 }
         var made = Coverage()
         if !path.isEmpty, transform.isFinite, !rect.isEmpty {
             var storage = pool?.rasterStorage() ?? Rasterizer.Storage()
