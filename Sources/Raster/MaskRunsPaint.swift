@@ -19,7 +19,7 @@ extension Surface {
         let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil)
         let color = solid.map { o == 255 ? $0 : PixelMath.scale($0, o) }
         let scratch = coverage.longestRun + 8
-        var buffers = (alpha: [UInt8](repeating: 0, count: 2 * scratch), mask: [UInt8](repeating: 0, count: scratch),
+        var buffers = (alpha: [UInt8](repeating: 0, count: scratch), mask: [UInt8](repeating: 0, count: scratch),
                        colors: [UInt32](repeating: 0, count: scratch))
         let (w, ox, oy) = (width, originX, originY)
         withPixels { px in
@@ -28,7 +28,7 @@ extension Surface {
                     buffers.alpha.withUnsafeMutableBufferPointer { alpha in
                         buffers.mask.withUnsafeMutableBufferPointer { maskRow in
                             buffers.colors.withUnsafeMutableBufferPointer { colors in
-                                let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!, half: scratch)
+                                let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!)
                                 for run in coverage.runs {
                                     let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
                                     let source = run.offset >= 0 ? bytes.baseAddress! + Int(run.offset) : nil
@@ -56,8 +56,7 @@ extension Surface {
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0, !runs.isEmpty, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
         let color = o == 255 ? solid : PixelMath.scale(solid, o)
-        let scratch = area.width + 8
-        var buffers = (alpha: [UInt8](repeating: 0, count: 2 * scratch), mask: [UInt8](repeating: 0, count: scratch),
+        var buffers = (alpha: [UInt8](repeating: 0, count: area.width + 8), mask: [UInt8](repeating: 0, count: area.width + 8),
                        colors: [UInt32](repeating: 0, count: 1))
         let (w, ox, oy) = (width, originX, originY)
         // The rasterizer's buffers are taken out of `self` for the sweep, which paints `self`.
@@ -71,7 +70,7 @@ extension Surface {
                     buffers.mask.withUnsafeMutableBufferPointer { maskRow in
                       buffers.colors.withUnsafeMutableBufferPointer { colors in
                         // One colour: no colours are shaded.
-                        let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!, half: scratch)
+                        let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!)
                         let pixels = px.baseAddress!
                         Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
                             rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
@@ -92,70 +91,42 @@ extension Surface {
         if top < bottom { notePainted(PixelRect(x0: area.x0, y0: top, x1: area.x1, y1: bottom).intersection(runs.rect).intersection(bounds)) }
     }
 
-    /// Scratch rows for one paint: products, mask values mapped, mask values gathered, colours.
+    /// Scratch rows for one paint: products, mask values, colours.
     struct RunWork {
         let alpha: UnsafeMutablePointer<UInt8>
         let mask: UnsafeMutablePointer<UInt8>
         let colors: UnsafeMutablePointer<UInt32>
-
-        /// The row `paintSolidRun` gathers short pieces' mask values into: `alpha`'s second half.
-        var gathered: UnsafeMutablePointer<UInt8> { alpha + half }
-        let half: Int
     }
 
-    /// One colour over a run of coverage (`source` its bytes, or nil: every pixel `value`).
-    /// A long piece of one mask value is painted on its own (stored, skipped or blended as
-    /// one colour); short pieces (the edges of either) are gathered into one row of mask
-    /// values and painted together, so that a row cut into many pieces costs what one does.
+    /// One colour over a run of coverage (`source` its bytes, or nil: every pixel `value`), piece by piece.
     @inline(__always)
     static func paintSolidRun(_ row: UnsafeMutablePointer<UInt32>, color: UInt32, x: Int, y: Int, count: Int,
                               source: UnsafePointer<UInt8>?, value: UInt8, rows: MaskRuns.Rows, work: RunWork) {
-        var pending = (start: 0, end: 0)
-        @inline(__always) func flush() {
-            guard pending.end > pending.start else { return }
-            let (s, n) = (pending.start, pending.end - pending.start)
-            if source == nil && value == 255 {
-                SpanKernels.paintSolid(row + s, color: color, coverage: work.gathered + s, count: n)
-            } else {
-                MaskRuns.multiply(source.map { $0 + s }, value: value, by: work.gathered + s, constant: 0, into: work.alpha, count: n)
-                SpanKernels.paintSolid(row + s, color: color, coverage: work.alpha, count: n)
-            }
-            pending = (0, 0)
-        }
+        let opaque = color >> 24 == 255
         rows.pieces(y: y, x: x, count: count, scratch: work.mask) { start, length, m, maskBytes in
-            if let m, length >= 16 {
-                flush()
-                paintSolidPiece(row + start, color: color, source: source.map { $0 + start }, value: value, mask: m, count: length,
-                                alpha: work.alpha)
+            let target = row + start
+            if source == nil, let m {
+                let v = MaskRuns.product(value, m)
+                if v == 255 && opaque {
+                    PixelStores.fill(target, with: color, count: length)
+                } else if v != 0 {
+                    SpanKernels.paintOverSolid(target, color: v == 255 ? color : PixelMath.scale(color, UInt32(v)), count: length)
+                }
                 return
             }
-            if pending.end != start || pending.end == pending.start { flush(); pending = (start, start) }
-            if let m { (work.gathered + start).update(repeating: m, count: length) } else {
-                (work.gathered + start).update(from: maskBytes!, count: length)
+            // A product with a full factor is the other factor; an empty one paints nothing.
+            if m == 0 { return }
+            if source == nil, value == 255, let maskBytes {
+                SpanKernels.paintSolid(target, color: color, coverage: maskBytes, count: length)
+                return
             }
-            pending.end = start + length
-        }
-        flush()
-    }
-
-    /// One colour over `count` pixels of coverage (`source`, or `value` each) under one mask value `m`.
-    @inline(__always)
-    static func paintSolidPiece(_ target: UnsafeMutablePointer<UInt32>, color: UInt32, source: UnsafePointer<UInt8>?, value: UInt8,
-                                mask m: UInt8, count: Int, alpha: UnsafeMutablePointer<UInt8>) {
-        // A product with a full factor is the other factor; an empty one paints nothing.
-        if m == 0 { return }
-        guard let source else {
-            let v = MaskRuns.product(value, m)
-            if v == 255 && color >> 24 == 255 {
-                PixelStores.fill(target, with: color, count: count)
-            } else if v != 0 {
-                SpanKernels.paintOverSolid(target, color: v == 255 ? color : PixelMath.scale(color, UInt32(v)), count: count)
+            if let source, m == 255 {
+                SpanKernels.paintSolid(target, color: color, coverage: source + start, count: length)
+                return
             }
-            return
+            MaskRuns.multiply(source.map { $0 + start }, value: value, by: maskBytes, constant: m ?? 0, into: work.alpha, count: length)
+            SpanKernels.paintSolid(target, color: color, coverage: work.alpha, count: length)
         }
-        if m == 255 { return SpanKernels.paintSolid(target, color: color, coverage: source, count: count) }
-        MaskRuns.multiply(source, value: 0, by: nil, constant: m, into: alpha, count: count)
-        SpanKernels.paintSolid(target, color: color, coverage: alpha, count: count)
     }
 
     /// A gradient or an image over a run: the products of the whole run, then `blendRow`
