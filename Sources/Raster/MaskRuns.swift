@@ -72,8 +72,31 @@ public struct MaskRuns: Sendable {
             }
             pool?.recycle(&storage)
         }
-        coverage = made
-        rowStarts = Self.rowStarts(of: made, rect: rect)
+        coverage = Self.coalesced(made)
+        rowStarts = Self.rowStarts(of: coverage, rect: rect)
+    }
+
+    /// The same coverage with neighbouring runs of a row joined where they can be: runs of
+    /// one value, and runs of bytes that follow each other in the bytes too. The sweep cuts
+    /// a row at its blocks; a mask is met by every run of every paint through it, so fewer
+    /// runs are fewer pieces.
+    static func coalesced(_ coverage: Coverage) -> Coverage {
+        var runs: [Coverage.Run] = []
+        runs.reserveCapacity(coverage.runs.count)
+        var longest = 0
+        for run in coverage.runs {
+            if var last = runs.last, last.y == run.y, last.x + last.count == run.x,
+               (last.offset < 0 && run.offset < 0 && last.value == run.value)
+                || (last.offset >= 0 && run.offset == last.offset + last.count) {
+                last.count += run.count
+                runs[runs.count - 1] = last
+                longest = max(longest, Int(last.count))
+                continue
+            }
+            runs.append(run)
+            longest = max(longest, Int(run.count))
+        }
+        return Coverage(runs: runs, bytes: coverage.bytes, longestRun: longest, bounds: coverage.bounds)
     }
 
     /// Where each row's runs start (runs come row by row, left to right, as the sweep finds them).

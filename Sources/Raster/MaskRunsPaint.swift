@@ -20,15 +20,15 @@ extension Surface {
         let color = solid.map { o == 255 ? $0 : PixelMath.scale($0, o) }
         let scratch = coverage.longestRun + 8
         var buffers = (alpha: [UInt8](repeating: 0, count: scratch), mask: [UInt8](repeating: 0, count: scratch),
-                       colors: [UInt32](repeating: 0, count: scratch))
+                       colors: [UInt32](repeating: 0, count: scratch), cursor: [Int](repeating: Int.min, count: 2))
         let (w, ox, oy) = (width, originX, originY)
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
                 runs.withRows { rows in
                     buffers.alpha.withUnsafeMutableBufferPointer { alpha in
                         buffers.mask.withUnsafeMutableBufferPointer { maskRow in
-                            buffers.colors.withUnsafeMutableBufferPointer { colors in
-                                let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!)
+                            buffers.colors.withUnsafeMutableBufferPointer { colors in buffers.cursor.withUnsafeMutableBufferPointer { cursor in
+                                let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!, cursor: cursor.baseAddress!)
                                 for run in coverage.runs {
                                     let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
                                     let source = run.offset >= 0 ? bytes.baseAddress! + Int(run.offset) : nil
@@ -41,7 +41,7 @@ extension Surface {
                                                             work: work, shader: shader, opacity: o)
                                     }
                                 }
-                            }
+                            } }
                         }
                     }
                 }
@@ -57,7 +57,7 @@ extension Surface {
         guard o > 0, !runs.isEmpty, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
         let color = o == 255 ? solid : PixelMath.scale(solid, o)
         var buffers = (alpha: [UInt8](repeating: 0, count: area.width + 8), mask: [UInt8](repeating: 0, count: area.width + 8),
-                       colors: [UInt32](repeating: 0, count: 1))
+                       colors: [UInt32](repeating: 0, count: 1), cursor: [Int](repeating: Int.min, count: 2))
         let (w, ox, oy) = (width, originX, originY)
         // The rasterizer's buffers are taken out of `self` for the sweep, which paints `self`.
         var storage = Rasterizer.Storage()
@@ -68,9 +68,9 @@ extension Surface {
             runs.withRows { rows in
                 buffers.alpha.withUnsafeMutableBufferPointer { alpha in
                     buffers.mask.withUnsafeMutableBufferPointer { maskRow in
-                      buffers.colors.withUnsafeMutableBufferPointer { colors in
+                      buffers.colors.withUnsafeMutableBufferPointer { colors in buffers.cursor.withUnsafeMutableBufferPointer { cursor in
                         // One colour: no colours are shaded.
-                        let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!)
+                        let work = RunWork(alpha: alpha.baseAddress!, mask: maskRow.baseAddress!, colors: colors.baseAddress!, cursor: cursor.baseAddress!)
                         let pixels = px.baseAddress!
                         Rasterizer.inBands(device, limit: limit, storage: &storage) { rasterizer in
                             rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
@@ -83,7 +83,7 @@ extension Surface {
                                                    source: UnsafePointer(alpha + start), value: 0, rows: rows, work: work)
                             })
                         }
-                      }
+                      } }
                     }
                 }
             }
@@ -96,6 +96,9 @@ extension Surface {
         let alpha: UnsafeMutablePointer<UInt8>
         let mask: UnsafeMutablePointer<UInt8>
         let colors: UnsafeMutablePointer<UInt32>
+        /// The row last met and the index of the mask run there to go on from: a paint's runs
+        /// come row by row, left to right, so each row's mask runs are walked once.
+        let cursor: UnsafeMutablePointer<Int>
     }
 
     /// One colour over a run of coverage (`source` its bytes, or nil: every pixel `value`), piece by piece.
@@ -103,7 +106,7 @@ extension Surface {
     static func paintSolidRun(_ row: UnsafeMutablePointer<UInt32>, color: UInt32, x: Int, y: Int, count: Int,
                               source: UnsafePointer<UInt8>?, value: UInt8, rows: MaskRuns.Rows, work: RunWork) {
         let opaque = color >> 24 == 255
-        rows.pieces(y: y, x: x, count: count, scratch: work.mask) { start, length, m, maskBytes in
+        rows.pieces(y: y, x: x, count: count, scratch: work.mask, cursor: work.cursor) { start, length, m, maskBytes in
             let target = row + start
             if source == nil, let m {
                 let v = MaskRuns.product(value, m)
@@ -136,7 +139,7 @@ extension Surface {
                                value: UInt8, rows: MaskRuns.Rows, work: RunWork, shader: Shader, opacity o: UInt32) {
         var single: UInt8?
         var pieces = 0
-        rows.pieces(y: y, x: x, count: count, scratch: work.mask + 0) { start, length, m, maskBytes in
+        rows.pieces(y: y, x: x, count: count, scratch: work.mask, cursor: work.cursor) { start, length, m, maskBytes in
             pieces += 1
             if source == nil, let m, start == 0, length == count { single = MaskRuns.product(value, m); return }
             MaskRuns.multiply(source.map { $0 + start }, value: value, by: maskBytes, constant: m ?? 0, into: work.alpha + start,
@@ -206,7 +209,7 @@ extension MaskRuns {
         /// nil and `bytes` its values (in `scratch`). Pieces outside the rectangle have
         /// value 0 and are given too, so that every pixel of the run is told once.
         @inline(__always)
-        func pieces(y: Int, x: Int, count: Int, scratch: UnsafeMutablePointer<UInt8>,
+        func pieces(y: Int, x: Int, count: Int, scratch: UnsafeMutablePointer<UInt8>, cursor: UnsafeMutablePointer<Int>,
                     _ body: (Int, Int, UInt8?, UnsafePointer<UInt8>?) -> Void) {
             let end = x + count
             guard y >= rect.y0, y < rect.y1, x < rect.x1, end > rect.x0 else { return body(0, count, 0, nil) }
@@ -215,14 +218,17 @@ extension MaskRuns {
             let stop = min(end, rect.x1)
             let background = table[0]
             if let runs {
-                var i = Int(starts[y - rect.y0])
+                // Runs before this one of the row end before it (the cursor), as runs come in order.
+                var i = cursor[0] == y ? cursor[1] : Int(starts[y - rect.y0])
                 let last = Int(starts[y - rect.y0 + 1])
+                defer { cursor[0] = y; cursor[1] = i }
                 while i < last, at < stop {
                     let run = runs[i]
                     let r0 = Int(run.x), r1 = r0 + Int(run.count)
-                    i += 1
-                    if r1 <= at { continue }
+                    if r1 <= at { i += 1; continue }
                     if r0 >= stop { break }
+                    // A run reaching past this piece is met again by the next one.
+                    if r1 <= stop { i += 1 }
                     if r0 > at { body(at - x, r0 - at, background, nil); at = r0 }
                     let pieceEnd = min(r1, stop)
                     if run.offset < 0 {
