@@ -41,8 +41,9 @@ public struct AnimationRenderer {
     /// Layers with masks that paint once are painted through their masks' coverage
     /// (`LayerCompositor.drawMaskedDirectly`); false takes the offscreen pass, the reference.
     public var masksClipDirectly = true
-    /// A layer clipped by one mask gets it as runs of coverage (`MaskRuns`); false: as a buffer, the reference.
-    public var masksAsRuns = true
+    /// A layer clipped by one mask over at least this many pixels gets it as runs of coverage
+    /// (`MaskRuns`), else as a buffer (`Int.max`: always a buffer, the reference).
+    public var maskRunsArea = LayerCompositor.runsArea
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()

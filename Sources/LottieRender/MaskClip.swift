@@ -34,7 +34,7 @@ extension LayerCompositor {
         var limit = (clip.map { $0.rect.intersection(surface.bounds) } ?? surface.bounds).intersection(content)
         if let maskBounds = Self.maskBounds(masks, frame: frame, world: world) { limit = limit.intersection(maskBounds) }
         guard !limit.isEmpty else { return true }
-        if renderer.masksAsRuns, let runs = Self.maskRuns(masks, frame: frame, world: world, area: limit, pool: renderer.pool) {
+        if let runs = Self.maskRuns(masks, frame: frame, world: world, area: limit, pool: renderer.pool, minimumArea: renderer.maskRunsArea) {
             if !runs.isEmpty {
                 drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha,
                             clip: Clip(rect: limit, runs: runs), depth: depth)

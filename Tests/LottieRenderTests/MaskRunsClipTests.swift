@@ -6,7 +6,7 @@ import XCTest
 
 /// A layer clipped by one mask gets it as runs (`MaskRuns`): the same values as the buffer
 /// `buildMasks` makes for it, and the same pixels as painting through that buffer
-/// (`masksAsRuns = false`, the reference), bit for bit.
+/// (`maskRunsArea = Int.max`, the reference), bit for bit, runs taken at any size here.
 final class MaskRunsClipTests: XCTestCase {
     static let masks = [BoundedMaskTests.mask("a", 10, 12, 60, 50), BoundedMaskTests.mask("a", opacity: 55, 20, 10, 80, 70),
                         BoundedMaskTests.mask("i", 5, 5, 70, 80), BoundedMaskTests.mask("a", inverted: true, 25, 20, 70, 60),
@@ -28,7 +28,7 @@ final class MaskRunsClipTests: XCTestCase {
             let masks = layerModel.masks.filter { $0.mode != .none }
             let world = compositor.layerMatrix(layerModel, in: renderer.root, frame: 0).concatenating(matrix)
             for area in [PixelRect(x0: 0, y0: 0, x1: 130, y1: 90), PixelRect(x0: 17, y0: 9, x1: 101, y1: 66)] {
-                let runs = try XCTUnwrap(LayerCompositor.maskRuns(masks, frame: 0, world: world, area: area, pool: nil), "mask \(i)")
+                let runs = try XCTUnwrap(LayerCompositor.maskRuns(masks, frame: 0, world: world, area: area, pool: nil, minimumArea: 0), "mask \(i)")
                 XCTAssertEqual(runs.mask(), compositor.buildMasks(masks, frame: 0, world: world, area: area), "mask \(i) over \(area)")
             }
         }
@@ -39,20 +39,25 @@ final class MaskRunsClipTests: XCTestCase {
         let renderer = AnimationRenderer(animation: try Animation.parse(Array(json.utf8), name: "test.json", baseDirectory: nil))
         let masks = renderer.root.layers[0].masks
         let area = PixelRect(x0: 0, y0: 0, x1: 100, y1: 100)
-        XCTAssertNil(LayerCompositor.maskRuns(masks, frame: 0, world: .identity, area: area, pool: nil))
+        XCTAssertNil(LayerCompositor.maskRuns(masks, frame: 0, world: .identity, area: area, pool: nil, minimumArea: 0))
         let grownLayer = RenderBehaviourTests.rectLayer(center: (50, 50), size: (90, 90), color: (1, 0, 0),
                                                         extra: "\"hasMask\":true,\"masksProperties\":[\(BoundedMaskTests.mask("a", expansion: 3, 5, 5, 60, 60))],")
         let grown = try Animation.parse(Array((#"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"assets":[],"layers":["# + grownLayer + "]}").utf8),
                                         name: "test.json", baseDirectory: nil)
         XCTAssertEqual(grown.layers[0].masks.count, 1)
-        XCTAssertNil(LayerCompositor.maskRuns(grown.layers[0].masks, frame: 0, world: .identity, area: area, pool: nil))
+        XCTAssertNil(LayerCompositor.maskRuns(grown.layers[0].masks, frame: 0, world: .identity, area: area, pool: nil, minimumArea: 0))
+        // By default a small area keeps the buffer, a large one takes runs.
+        let one = [masks[0]]
+        XCTAssertNil(LayerCompositor.maskRuns(one, frame: 0, world: .identity, area: area, pool: nil))
+        XCTAssertNotNil(LayerCompositor.maskRuns(one, frame: 0, world: .identity, area: PixelRect(x0: 0, y0: 0, x1: 1024, y1: 256), pool: nil))
     }
 
     /// Renders `animation` with masks as runs and as buffers at `frames`: the same bytes.
     static func assertRunsMatchBuffers(_ animation: Animation, frames: [Double], viewport: Viewport, threads: Int = 1, _ name: String) {
         var runs = AnimationRenderer(animation: animation)
         var reference = AnimationRenderer(animation: animation)
-        reference.masksAsRuns = false
+        reference.maskRunsArea = .max
+        runs.maskRunsArea = 0
         runs.threads = threads
         reference.threads = threads
         for frame in frames {
