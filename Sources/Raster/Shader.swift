@@ -233,8 +233,18 @@ struct Shader {
         while i < count {
             let k = index(i)
             guard k == 0 || k == 255 else {
-                out[i] = lut[k]
-                i += 1
+                // The ramp: up to where the end entry in the direction of travel starts,
+                // found as a stretch's end is; pixel by pixel with no test inside.
+                var j = count
+                if dt != 0 {
+                    let endEntry = dt > 0 ? 255 : 0
+                    let guess = ((dt > 0 ? 254.5 : 0.5) / 255 - t0) / dt
+                    j = guess.isFinite ? Int(min(max(guess, Double(i + 1)), Double(count))) : i + 1
+                    while j < count, index(j) != endEntry { j += 1 }
+                    while j > i + 1, index(j - 1) == endEntry { j -= 1 }
+                }
+                for p in i..<j { out[p] = lut[index(p)] }
+                i = j
                 continue
             }
             // Positions are monotonic: moving towards the other end the stretch ends where
