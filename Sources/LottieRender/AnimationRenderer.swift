@@ -45,6 +45,9 @@ public struct AnimationRenderer {
     /// its inside over the clear colour instead of clearing and blending it; false clears
     /// first, the reference. Both draw the same pixels.
     public var defersClear = true
+    /// A layer clipped by one mask over at least this many pixels gets it as runs of coverage
+    /// (`MaskRuns`), else as a buffer (`Int.max`: always a buffer, the reference).
+    public var maskRunsArea = LayerCompositor.runsArea
     /// Coverage of the shapes drawn by earlier renders, found by content: a shape that has
     /// not moved since is painted without being rasterized again.
     let coverageCache = CoverageCache()

@@ -33,7 +33,15 @@ extension LayerCompositor {
         guard let content = Self.paintBounds(layer, shapes: shapes, world: world) else { return false }
         var limit = (clip.map { $0.rect.intersection(surface.bounds) } ?? surface.bounds).intersection(content)
         if let maskBounds = Self.maskBounds(masks, frame: frame, world: world) { limit = limit.intersection(maskBounds) }
-        guard !limit.isEmpty, var coverage = buildMasks(masks, frame: frame, world: world, area: limit) else { return true }
+        guard !limit.isEmpty else { return true }
+        if let runs = Self.maskRuns(masks, frame: frame, world: world, area: limit, pool: renderer.pool, minimumArea: renderer.maskRunsArea) {
+            if !runs.isEmpty {
+                drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha,
+                            clip: Clip(rect: limit, runs: runs), depth: depth)
+            }
+            return true
+        }
+        guard var coverage = buildMasks(masks, frame: frame, world: world, area: limit) else { return true }
         defer { coverage.recycle(into: renderer.pool) }
         drawContent(layer, shapes: shapes, frame: frame, into: &surface, world: world, opacity: alpha,
                     clip: Clip(rect: limit, mask: coverage), depth: depth)

@@ -49,6 +49,10 @@ public struct Clip: Sendable {
     public var rect: PixelRect
     /// Coverage in device pixels; outside its own rectangle nothing is covered.
     public var mask: Mask?
+    /// A mask told as runs (`MaskRuns`), on top of `mask`; outside its rectangle nothing is
+    /// covered. It does not narrow where a paint's coverage is made (`Surface.drawingLimit`),
+    /// so that a still shape under a moving mask keeps its coverage from frame to frame.
+    public var runs: MaskRuns?
 
     public init(rect: PixelRect, mask: Mask? = nil) {
         self.rect = rect
@@ -56,8 +60,8 @@ public struct Clip: Sendable {
     }
 
     public func intersection(_ other: Clip) -> Clip {
-        var result = Clip(rect: rect.intersection(other.rect), mask: mask)
-        if let m = other.mask {
+        var result = Clip(rect: rect.intersection(other.rect), mask: bufferMask())
+        if let m = other.bufferMask() {
             if result.mask == nil { result.mask = m } else { result.mask!.combine(m, .intersect) }
         }
         return result
@@ -74,7 +78,7 @@ public struct Clip: Sendable {
                 }
             }
         }
-        if let mask { result.combine(mask, .intersect) }
+        if let mask = bufferMask() { result.combine(mask, .intersect) }
         return result
     }
 

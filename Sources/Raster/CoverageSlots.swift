@@ -233,10 +233,13 @@ extension Surface {
     /// swept in bands of rows (`Rasterizer.inBands`, as `rasterize` does), so the
     /// accumulation buffer stays one band's whatever the shape's size.
     mutating func paintSwept(_ device: Path, rule: FillRule, limit: PixelRect, shader: Shader, opacity: Double, clip: Clip?) {
+        if let clip, let runs = clip.runs, clip.mask == nil, let solid = shader.solidColor {
+            return paintSwept(device, rule: rule, limit: limit, color: solid, opacity: opacity, runs: runs)
+        }
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
         let (w, ox, oy) = (width, originX, originY)
-        let clipMask = clip?.mask
+        let clipMask = clip?.bufferMask()
         // Every band spans the area's columns, so one row of scratch serves them all.
         var constant = [UInt8](repeating: 0, count: area.width + 1)
         var colors = [UInt32](repeating: 0, count: area.width + 1)

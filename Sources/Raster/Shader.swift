@@ -191,9 +191,8 @@ struct Shader {
         let end = t0 + Double(count) * dt
         // Stretches pay when they are long: below about eight pixels an entry, pixel by pixel
         // is as fast (measured: at four, fewer instructions but more mispredicted branches).
-        guard t0.isFinite, dt.isFinite, end.isFinite, abs(dt) * 255 * 8 < 1 else {
-            return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out)
-        }
+        guard t0.isFinite, dt.isFinite, end.isFinite else { return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out) }
+        guard abs(dt) * 255 * 8 < 1 else { return linearRowSteep(lut, t0: t0, dt: dt, count: count, into: out) }
         @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
         // The guesses below need not be exact (they are checked), so no division is needed.
         let inverseDt = dt != 0 ? 1 / dt : 0, step = 1.0 / 255
@@ -220,6 +219,45 @@ struct Shader {
             PixelStores.fill(out + i, with: lut[k], count: j - i)
             i = j
             k = after
+        }
+    }
+
+    /// `linearRow` for a gradient that changes entry at nearly every pixel (finite positions):
+    /// pixel by pixel, but for the stretches beyond either end, where the end colours are
+    /// padded (a shimmer's band crossing a shape leaves most of the shape there). Each such
+    /// stretch is found as the stretch loop finds one and filled at once.
+    static func linearRowSteep(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
+                               into out: UnsafeMutablePointer<UInt32>) {
+        @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
+        var i = 0
+        while i < count {
+            let k = index(i)
+            guard k == 0 || k == 255 else {
+                // The ramp: up to where the end entry in the direction of travel starts,
+                // found as a stretch's end is; pixel by pixel with no test inside.
+                var j = count
+                if dt != 0 {
+                    let endEntry = dt > 0 ? 255 : 0
+                    let guess = ((dt > 0 ? 254.5 : 0.5) / 255 - t0) / dt
+                    j = guess.isFinite ? Int(min(max(guess, Double(i + 1)), Double(count))) : i + 1
+                    while j < count, index(j) != endEntry { j += 1 }
+                    while j > i + 1, index(j - 1) == endEntry { j -= 1 }
+                }
+                for p in i..<j { out[p] = lut[index(p)] }
+                i = j
+                continue
+            }
+            // Positions are monotonic: moving towards the other end the stretch ends where
+            // the next entry starts; moving further out (or not moving) it lasts to the row's end.
+            var j = count
+            if dt != 0, (dt > 0) == (k == 0) {
+                let guess = ((k == 0 ? 0.5 : 254.5) / 255 - t0) / dt + 1
+                j = guess.isFinite ? Int(min(max(guess, Double(i + 1)), Double(count))) : i + 1
+                while j < count, index(j) == k { j += 1 }
+                while j > i + 1, index(j - 1) != k { j -= 1 }
+            }
+            PixelStores.fill(out + i, with: lut[k], count: j - i)
+            i = j
         }
     }
 

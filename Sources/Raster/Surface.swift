@@ -304,7 +304,7 @@ public struct Surface: @unchecked Sendable {
     /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
     func drawingLimit(_ clip: Clip?) -> PixelRect {
         guard let clip else { return bounds }
-        let limit = bounds.intersection(clip.rect)
+        let limit = clip.runs.map { bounds.intersection(clip.rect).intersection($0.rect) } ?? bounds.intersection(clip.rect)
         return clip.mask.map { limit.intersection($0.rect) } ?? limit
     }
 
@@ -333,6 +333,7 @@ public struct Surface: @unchecked Sendable {
     /// `blendRow`, as `referenceFill` does for every row.
     mutating func paintCoverage(_ coverage: Coverage, shader: Shader, opacity: Double, clip: Clip?) {
         guard !coverage.isEmpty else { return }
+        if let clip, let runs = clip.runs { return paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip, runs: runs) }
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
@@ -444,7 +445,7 @@ public struct Surface: @unchecked Sendable {
         defer { rasterizer.finish(into: &rasterStorage) }
         rasterizer.add(device)
         let (w, ox, oy) = (width, originX, originY)
-        let clipMask = clip?.mask
+        let clipMask = clip?.bufferMask()
         var colors = [UInt32](repeating: 0, count: rasterizer.width + 1)
         var touched = PixelRect.empty
         withPixels { px in

@@ -100,6 +100,11 @@ final class MaskClipTests: XCTestCase {
         _ = renderer.render(frame: 0, viewport: Viewport(width: 100, height: 100, contentMode: .fit))
         // Only the mask's coverage came from the pool: no pixel buffer for the layer.
         XCTAssertEqual(renderer.pool.allocations, 1)
+        // With the mask told as runs (`MaskRuns`, here at any size), nothing from the pool.
+        var runs = AnimationRenderer(animation: animation)
+        runs.maskRunsArea = 0
+        _ = runs.render(frame: 0, viewport: Viewport(width: 100, height: 100, contentMode: .fit))
+        XCTAssertEqual(runs.pool.allocations, 0)
         var reference = AnimationRenderer(animation: animation)
         reference.masksClipDirectly = false
         _ = reference.render(frame: 0, viewport: Viewport(width: 100, height: 100, contentMode: .fit))
