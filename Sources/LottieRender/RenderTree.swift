@@ -118,6 +118,11 @@ struct LayerChain {
     let positions: [Int]
     /// The matrix, when every transform of the chain is constant.
     private(set) var still: Matrix?
+    /// For each of `positions`, its layer's own matrix when its transform is constant (nil when
+    /// it varies): a moving layer's still parents (null layers that place a group of layers)
+    /// were evaluated again for every child at every frame. Multiplied in the same order, the
+    /// product is the same to the bit.
+    private var fixed: [Matrix?] = []
 
     init(position: Int, in comp: Composition) {
         var positions = [position]
@@ -131,7 +136,13 @@ struct LayerChain {
         self.positions = positions
         let constant = positions.allSatisfy { Self.isConstant(comp.layers[$0].transform) }
         still = nil
-        if constant { still = matrix(in: comp, frame: 0) }
+        if constant {
+            still = matrix(in: comp, frame: 0)
+        } else {
+            fixed = positions.map { p in
+                Self.isConstant(comp.layers[p].transform) ? comp.layers[p].transform.matrix(at: 0, autoOrient: comp.layers[p].autoOrient) : nil
+            }
+        }
     }
 
     static func chains(of comp: Composition) -> [LayerChain] {
@@ -144,12 +155,18 @@ struct LayerChain {
         // or transform retains all its parts, which the bands of a threaded frame contend for;
         // read through the array's subscript, each transform was still copied and destroyed).
         comp.layers.withUnsafeBufferPointer { layers in
-            var matrix = Self.ownMatrix(layers, positions[0], frame: frame)
-            for p in positions.dropFirst() {
-                matrix = matrix.concatenating(Self.ownMatrix(layers, p, frame: frame))
+            var matrix = own(0, layers, frame: frame)
+            for i in positions.indices.dropFirst() {
+                matrix = matrix.concatenating(own(i, layers, frame: frame))
             }
             return matrix
         }
+    }
+
+    /// The own matrix of the chain's `i`th layer: kept when constant, else evaluated.
+    private func own(_ i: Int, _ layers: UnsafeBufferPointer<Layer>, frame: Double) -> Matrix {
+        if i < fixed.count, let kept = fixed[i] { return kept }
+        return Self.ownMatrix(layers, positions[i], frame: frame)
     }
 
     /// The matrix of the transform of `layers[position]`, read in place.
