@@ -113,6 +113,9 @@ struct ShapeTree {
 
     /// The shapes `ids` joined into one path in the space of `matrix`.
     private func joinedPath(of ids: [Int], in matrix: Matrix) -> RasterPath {
+        // One shape already in the op's space is its own join (appended to an empty path it
+        // gives the same value), kept without copying its elements into a new path.
+        if ids.count == 1, nodes[ids[0]].matrix == matrix { return nodes[ids[0]].path }
         var path = RasterPath()
         for id in ids {
             let node = nodes[id]
