@@ -82,9 +82,9 @@ public struct AnimationRenderer {
     private static func compositions(of animation: Animation) -> (Composition, [String: Composition]) {
         var precomps: [String: Composition] = [:]
         for (id, asset) in animation.assets {
-            if case .precomp(_, let layers, _) = asset { precomps[id] = Composition(id: id, layers: layers) }
+            if case .precomp(_, let layers, _) = asset { precomps[id] = Composition(id: id, layers: layers, ordinal: precomps.count + 1) }
         }
-        return (Composition(id: nil, layers: animation.layers), precomps)
+        return (Composition(id: nil, layers: animation.layers, ordinal: 0), precomps)
     }
 
     // MARK: Dynamic properties

@@ -13,13 +13,21 @@ extension ShapeTree {
     /// measured as `dashed` measures it.
     func dashedStrokesDrawnSolid(path: (Int) -> RasterPath) -> [String] {
         var found: [String] = []
-        for (index, op) in ops.enumerated() where op.opacity > 0 && !op.nodeIDs.isEmpty {
-            guard case .stroke(_, let style) = op.kind, !style.dashes.isEmpty else { continue }
+        // Ops are read in place and only strokes' dashes are bound: copied, every op's paint,
+        // style, ids and JSON path were retained and released at each evaluation.
+        for index in ops.indices where ops[index].opacity > 0 && !ops[index].nodeIDs.isEmpty {
+            guard let dashes = Self.dashes(of: ops[index].kind), !dashes.isEmpty else { continue }
             let joined = path(index)
-            guard Self.dashesMayBeTooFine(joined, dashes: style.dashes), dashPatternIsTooFine(joined, dashes: style.dashes) else { continue }
-            found.append(op.jsonPath)
+            guard Self.dashesMayBeTooFine(joined, dashes: dashes), dashPatternIsTooFine(joined, dashes: dashes) else { continue }
+            found.append(ops[index].jsonPath)
         }
         return found
+    }
+
+    /// A stroke's dash pattern; nil for a fill.
+    private static func dashes(of kind: StyleKind) -> [Double]? {
+        if case .stroke(_, let style) = kind { return style.dashes }
+        return nil
     }
 
     /// False when `dashes` surely cut `path` into at most `maxDashPieces` pieces: the bound of
@@ -54,8 +62,13 @@ extension LayerShapes {
     func noteDashesDrawnSolid(_ notes: RenderNotes) {
         let joined = prepared?.paths
         for place in tree.dashedStrokesDrawnSolid(path: { joined?[$0] ?? tree.joinedPath(of: tree.ops[$0]) }) {
-            let at = place.isEmpty ? "" : "at \(place): "
-            notes.note("\(at)the dash pattern would cut the stroke into more than \(maxDashPieces) pieces; it is drawn solid")
+            Self.noteDashDrawnSolid(at: place, notes)
         }
+    }
+
+    /// Notes, once, that the dashed stroke at `place` (its JSON path) is drawn solid.
+    static func noteDashDrawnSolid(at place: String, _ notes: RenderNotes) {
+        let at = place.isEmpty ? "" : "at \(place): "
+        notes.note("\(at)the dash pattern would cut the stroke into more than \(maxDashPieces) pieces; it is drawn solid")
     }
 }

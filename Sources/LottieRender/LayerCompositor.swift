@@ -34,15 +34,25 @@ struct LayerCompositor {
         // Layers are listed top-most first: draw from the end.
         for position in comp.layers.indices.reversed() {
             // Read in place, not copied: a copy takes a reference to each part of the layer,
-            // which the bands of a threaded frame, walking the same layers, contend for.
-            guard !comp.layers[position].isMatteSource, !comp.layers[position].hidden,
-                  comp.layers[position].inPoint <= frame, frame <= comp.layers[position].outPoint else { continue }
-            if case .null = comp.layers[position].kind { continue }
-            let mode = comp.layers[position].matteMode
+            // which the bands of a threaded frame, walking the same layers, contend for (read
+            // through the array's subscript, the whole layer was still copied and destroyed).
+            let (shown, mode) = comp.layers.withUnsafeBufferPointer { layers in
+                (Self.isDrawn(layers.baseAddress! + position, at: frame), layers[position].matteMode)
+            }
+            guard shown else { continue }
             let matte = mode == .none ? nil : (comp.matteSource(forLayerAt: position), mode)
             drawLayer(at: position, in: comp, frame: frame, into: &surface, compMatrix: matrix, opacity: opacity,
                       matte: matte, clip: clip, depth: depth)
         }
+    }
+
+    /// Whether `drawComposition` draws the layer at `frame`: not a matte source, not hidden,
+    /// within its in and out points, and not a null layer.
+    static func isDrawn(_ layer: UnsafePointer<Layer>, at frame: Double) -> Bool {
+        guard !layer.pointee.isMatteSource, !layer.pointee.hidden, layer.pointee.inPoint <= frame, frame <= layer.pointee.outPoint
+        else { return false }
+        if case .null = layer.pointee.kind { return false }
+        return true
     }
 
     /// lottie-ios shows a layer while in-point <= frame <= out-point, both ends included.
@@ -420,13 +430,16 @@ struct LayerCompositor {
     /// the part of `target` it may cover; nil when it covers all of `target` anyway.
     static func clipRegion(width: Double, height: Double, matrix: Matrix, target: PixelRect, pool: BufferPool? = nil) -> Clip? {
         guard width > 0, height > 0 else { return nil }
-        let corners = [Point(0, 0), Point(width, 0), Point(width, height), Point(0, height)].map { matrix.apply($0) }
-        let xs = corners.map { $0.x }, ys = corners.map { $0.y }
-        let axisAligned = (abs(corners[0].y - corners[1].y) < 1e-9 && abs(corners[1].x - corners[2].x) < 1e-9)
-            || (abs(corners[0].x - corners[1].x) < 1e-9 && abs(corners[1].y - corners[2].y) < 1e-9)
-        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return nil }
+        // Four corners as plain values, not arrays: this runs for every precomp layer of every frame.
+        let c0 = matrix.apply(Point(0, 0)), c1 = matrix.apply(Point(width, 0))
+        let c2 = matrix.apply(Point(width, height)), c3 = matrix.apply(Point(0, height))
+        let axisAligned = (abs(c0.y - c1.y) < 1e-9 && abs(c1.x - c2.x) < 1e-9) || (abs(c0.x - c1.x) < 1e-9 && abs(c1.y - c2.y) < 1e-9)
+        guard c0.x.isFinite, c1.x.isFinite, c2.x.isFinite, c3.x.isFinite, c0.y.isFinite, c1.y.isFinite, c2.y.isFinite, c3.y.isFinite
+        else { return nil }
+        let minX = PaintReach.least(c0.x, c1.x, c2.x, c3.x), maxX = PaintReach.most(c0.x, c1.x, c2.x, c3.x)
+        let minY = PaintReach.least(c0.y, c1.y, c2.y, c3.y), maxY = PaintReach.most(c0.y, c1.y, c2.y, c3.y)
         func pixel(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v)).rounded()) }
-        let rect = PixelRect(x0: pixel(xs.min()!), y0: pixel(ys.min()!), x1: pixel(xs.max()!), y1: pixel(ys.max()!))
+        let rect = PixelRect(x0: pixel(minX), y0: pixel(minY), x1: pixel(maxX), y1: pixel(maxY))
         if axisAligned {
             if rect.contains(target) { return nil }
             return Clip(rect: rect)
@@ -435,8 +448,8 @@ struct LayerCompositor {
         // be opaque over the whole target (a precomp made far larger than the frame, turned).
         if RectangleCover.holds(width: width, height: height, matrix: matrix, target: target) { return nil }
         func clamped(_ v: Double) -> Int { Int(max(-1e8, min(1e8, v))) }
-        let outer = PixelRect(x0: clamped(xs.min()!.rounded(.down)), y0: clamped(ys.min()!.rounded(.down)),
-                              x1: clamped(xs.max()!.rounded(.up)), y1: clamped(ys.max()!.rounded(.up)))
+        let outer = PixelRect(x0: clamped(minX.rounded(.down)), y0: clamped(minY.rounded(.down)),
+                              x1: clamped(maxX.rounded(.up)), y1: clamped(maxY.rounded(.up)))
         var mask = CoverageMask(rect: outer.intersection(target))
         var path = RasterPath()
         path.addRect(Rect(x: 0, y: 0, width: width, height: height))

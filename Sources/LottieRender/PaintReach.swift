@@ -11,9 +11,10 @@ enum PaintReach {
     /// its own space) paints nothing when drawn through `toDevice`; nil when that is not
     /// known (a bound that is not finite).
     static func pixels(of bounds: Rect, kind: StyleKind, toDevice: Matrix) -> PixelRect? {
-        let corners = [Point(bounds.x, bounds.y), Point(bounds.maxX, bounds.y), Point(bounds.x, bounds.maxY),
-                       Point(bounds.maxX, bounds.maxY)].map(toDevice.apply)
-        let xs = corners.map(\.x), ys = corners.map(\.y)
+        // The corners' extremes kept as four numbers: made as arrays of corners and of their
+        // coordinates, each paint of each frame allocated and freed four arrays here.
+        let c0 = toDevice.apply(Point(bounds.x, bounds.y)), c1 = toDevice.apply(Point(bounds.maxX, bounds.y))
+        let c2 = toDevice.apply(Point(bounds.x, bounds.maxY)), c3 = toDevice.apply(Point(bounds.maxX, bounds.maxY))
         // How far a stroke's outline reaches out of its path: half its width, stretched by a
         // miter up to its limit or a square cap's corner, times the most the matrix can
         // stretch a length (the root of its squared coefficients bounds that).
@@ -22,11 +23,34 @@ enum PaintReach {
             let stretch = (toDevice.a * toDevice.a + toDevice.b * toDevice.b + toDevice.c * toDevice.c + toDevice.d * toDevice.d).squareRoot()
             grow = style.width / 2 * max(style.miterLimit, 2) * stretch
         }
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
-              [minX - grow, maxX + grow, minY - grow, maxY + grow].allSatisfy({ $0.isFinite && abs($0) < 1e8 }) else { return nil }
+        let minX = Self.least(c0.x, c1.x, c2.x, c3.x), maxX = Self.most(c0.x, c1.x, c2.x, c3.x)
+        let minY = Self.least(c0.y, c1.y, c2.y, c3.y), maxY = Self.most(c0.y, c1.y, c2.y, c3.y)
+        func usable(_ v: Double) -> Bool { v.isFinite && abs(v) < 1e8 }
+        guard usable(minX - grow), usable(maxX + grow), usable(minY - grow), usable(maxY + grow) else { return nil }
         // Anti-aliased edges touch the pixels around them.
         let rect = Rect(x: minX - grow, y: minY - grow, width: maxX - minX + 2 * grow, height: maxY - minY + 2 * grow)
         return PixelRect(enclosing: rect).grown(by: 2)
+    }
+
+    /// The least of four numbers as `Sequence.min()` finds it (a NaN is kept only where it
+    /// comes first: it compares false with everything). A NaN makes the reach unknown either way.
+    @inline(__always)
+    static func least(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+        var m = a
+        if b < m { m = b }
+        if c < m { m = c }
+        if d < m { m = d }
+        return m
+    }
+
+    /// The greatest of four numbers as `Sequence.max()` finds it.
+    @inline(__always)
+    static func most(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+        var m = a
+        if m < b { m = b }
+        if m < c { m = c }
+        if m < d { m = d }
+        return m
     }
 
     /// Whether a paint whose reach is `reach` (nil: unknown) may change pixels of `surface`

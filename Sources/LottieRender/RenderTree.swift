@@ -50,13 +50,33 @@ final class RenderTree: @unchecked Sendable {
         }
         precompNodes = byID
         precompChains = chainsByID
+        var ordinals: [(id: String?, nodes: [ShapeLayerNode?], chains: [LayerChain])?] = []
+        for comp in [root] + precomps.values {
+            guard let ordinal = comp.ordinal, ordinal >= 0, ordinal <= precomps.count else { continue }
+            if ordinals.count <= ordinal { ordinals += Array(repeating: nil, count: ordinal + 1 - ordinals.count) }
+            ordinals[ordinal] = comp.id.map { (id: $0, nodes: byID[$0] ?? [], chains: chainsByID[$0] ?? []) }
+                ?? (id: nil, nodes: rootNodes, chains: rootChains)
+        }
+        byOrdinal = ordinals
+    }
+
+    /// The nodes and chains of each composition by its `ordinal` (with its id, checked on use).
+    private let byOrdinal: [(id: String?, nodes: [ShapeLayerNode?], chains: [LayerChain])?]
+
+    /// The nodes and chains of `comp`: by its ordinal, or else by its id.
+    private func parts(of comp: Composition) -> (nodes: [ShapeLayerNode?], chains: [LayerChain]) {
+        if let ordinal = comp.ordinal, ordinal >= 0, ordinal < byOrdinal.count, let found = byOrdinal[ordinal], found.id == comp.id {
+            return (found.nodes, found.chains)
+        }
+        guard let id = comp.id else { return (rootNodes, rootChains) }
+        return (precompNodes[id] ?? [], precompChains[id] ?? [])
     }
 
     /// The matrix of the layer at `position` in `comp` to the composition's space, through
     /// its parents, as `LayerCompositor.layerMatrix` computes it: kept when no transform on
     /// the way varies, else computed from the parents' positions found once.
     func layerMatrix(in comp: Composition, at position: Int, frame: Double) -> Matrix? {
-        let chains = comp.id.map { precompChains[$0] ?? [] } ?? rootChains
+        let chains = parts(of: comp).chains
         guard position < chains.count else { return nil }
         let chain = chains[position]
         if let still = chain.still { return still }
@@ -65,7 +85,7 @@ final class RenderTree: @unchecked Sendable {
 
     /// The node of the shape layer at `position` in `comp`.
     func node(in comp: Composition, at position: Int) -> ShapeLayerNode? {
-        let nodes = comp.id.map { precompNodes[$0] ?? [] } ?? rootNodes
+        let nodes = parts(of: comp).nodes
         return position < nodes.count ? nodes[position] : nil
     }
 
@@ -98,6 +118,11 @@ struct LayerChain {
     let positions: [Int]
     /// The matrix, when every transform of the chain is constant.
     private(set) var still: Matrix?
+    /// For each of `positions`, its layer's own matrix when its transform is constant (nil when
+    /// it varies): a moving layer's still parents (null layers that place a group of layers)
+    /// were evaluated again for every child at every frame. Multiplied in the same order, the
+    /// product is the same to the bit.
+    private var fixed: [Matrix?] = []
 
     init(position: Int, in comp: Composition) {
         var positions = [position]
@@ -112,7 +137,13 @@ struct LayerChain {
         self.positions = positions
         let constant = positions.allSatisfy { Self.isConstant(comp.layers[$0].transform) }
         still = nil
-        if constant { still = matrix(in: comp, frame: 0) }
+        if constant {
+            still = matrix(in: comp, frame: 0)
+        } else {
+            fixed = positions.map { p in
+                Self.isConstant(comp.layers[p].transform) ? comp.layers[p].transform.matrix(at: 0, autoOrient: comp.layers[p].autoOrient) : nil
+            }
+        }
     }
 
     static func chains(of comp: Composition) -> [LayerChain] {
@@ -121,13 +152,28 @@ struct LayerChain {
 
     /// The same product as `LayerCompositor.layerMatrix`, in the same order.
     func matrix(in comp: Composition, frame: Double) -> Matrix {
-        // Each layer's transform is read in place (a copied layer retains all its parts, which
-        // the bands of a threaded frame contend for).
-        var matrix = comp.layers[positions[0]].transform.matrix(at: frame, autoOrient: comp.layers[positions[0]].autoOrient)
-        for p in positions.dropFirst() {
-            matrix = matrix.concatenating(comp.layers[p].transform.matrix(at: frame, autoOrient: comp.layers[p].autoOrient))
+        // Each layer's transform is read in place, through the array's buffer (a copied layer
+        // or transform retains all its parts, which the bands of a threaded frame contend for;
+        // read through the array's subscript, each transform was still copied and destroyed).
+        comp.layers.withUnsafeBufferPointer { layers in
+            var matrix = own(0, layers, frame: frame)
+            for i in positions.indices.dropFirst() {
+                matrix = matrix.concatenating(own(i, layers, frame: frame))
+            }
+            return matrix
         }
-        return matrix
+    }
+
+    /// The own matrix of the chain's `i`th layer: kept when constant, else evaluated.
+    private func own(_ i: Int, _ layers: UnsafeBufferPointer<Layer>, frame: Double) -> Matrix {
+        if i < fixed.count, let kept = fixed[i] { return kept }
+        return Self.ownMatrix(layers, positions[i], frame: frame)
+    }
+
+    /// The matrix of the transform of `layers[position]`, read in place.
+    private static func ownMatrix(_ layers: UnsafeBufferPointer<Layer>, _ position: Int, frame: Double) -> Matrix {
+        let autoOrient = layers[position].autoOrient
+        return withUnsafePointer(to: layers[position].transform) { ModelTransform.matrix(of: $0, at: frame, autoOrient: autoOrient) }
     }
 
     /// No keyframes and no provider on any of the transform's properties.
@@ -259,12 +305,18 @@ final class PreparedShapes: @unchecked Sendable {
     /// (nil on one thread, where nothing would share it).
     let devicePaths: DevicePaths?
 
+    /// Where the dashed strokes drawn solid are (`ShapeTree.dashedStrokesDrawnSolid`): found
+    /// once for the evaluation, not at each of its draws.
+    let dashesDrawnSolid: [String]
+
     init(tree: ShapeTree, node: ShapeLayerNode, sharing: Bool = false) {
         self.tree = tree
         self.node = node
-        paths = tree.ops.map { tree.joinedPath(of: $0) }
+        let paths = tree.ops.indices.map { tree.joinedPath(ofOpAt: $0) }
+        self.paths = paths
         bounds = paths.map(\.bounds)
         devicePaths = sharing ? DevicePaths(count: paths.count) : nil
+        dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { paths[$0] })
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
@@ -272,26 +324,35 @@ final class PreparedShapes: @unchecked Sendable {
     /// precomp, or an earlier turn of a loop, may have drawn it).
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, slots: CoverageSlots,
               cache: CoverageCache?) {
-        let ops = tree.ops
-        for index in ops.indices.reversed() {
-            let op = ops[index]
-            let alpha = op.opacity * opacity
-            guard alpha > 0, !op.nodeIDs.isEmpty, !paths[index].isEmpty else { continue }
-            let toDevice = op.matrix.concatenating(layerMatrix)
-            // A paint wholly outside the target (another band's rows) is not outlined or looked up.
-            let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, kind: op.kind, toDevice: toDevice) }
-            if !PaintReach.mayPaint(reach, surface: surface, clip: clip) { continue }
-            // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
-            let slot = index < node.slotCount ? node.firstSlot + index : -1
-            let shared = devicePaths.map { (paths: $0, index: index) }
-            switch op.kind {
-            case .fill(let paint, let rule):
-                surface.fill(paths[index], transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                             slot: slot, cache: cache, shared: shared, reach: reach)
-            case .stroke(let paint, let style):
-                surface.stroke(paths[index], transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, slots: slots,
-                               slot: slot, cache: cache, shared: shared, reach: reach)
+        // Each op is read in place (a copied op retains its paint, stroke style, shape ids and
+        // JSON path, and releases them again, for every paint of every frame).
+        tree.ops.withUnsafeBufferPointer { ops in
+            for index in ops.indices.reversed() {
+                draw(ops.baseAddress! + index, index: index, into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip,
+                     slots: slots, cache: cache)
             }
+        }
+    }
+
+    /// Paints op `index` (`op`) as `draw(into:…)` does.
+    private func draw(_ op: UnsafePointer<DrawOp>, index: Int, into surface: inout Surface, layerMatrix: Matrix, opacity: Double,
+                      clip: Clip?, slots: CoverageSlots, cache: CoverageCache?) {
+        let alpha = op.pointee.opacity * opacity
+        guard alpha > 0, !op.pointee.nodeIDs.isEmpty, !paths[index].isEmpty else { return }
+        let toDevice = op.pointee.matrix.concatenating(layerMatrix)
+        // A paint wholly outside the target (another band's rows) is not outlined or looked up.
+        let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, kind: op.pointee.kind, toDevice: toDevice) }
+        if !PaintReach.mayPaint(reach, surface: surface, clip: clip) { return }
+        // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
+        let slot = index < node.slotCount ? node.firstSlot + index : -1
+        let shared = devicePaths.map { (paths: $0, index: index) }
+        switch op.pointee.kind {
+        case .fill(let paint, let rule):
+            surface.fill(paths[index], transform: toDevice, rule: rule, paint: paint, opacity: alpha, clip: clip, slots: slots,
+                         slot: slot, cache: cache, shared: shared, reach: reach)
+        case .stroke(let paint, let style):
+            surface.stroke(paths[index], transform: toDevice, style: style, paint: paint, opacity: alpha, clip: clip, slots: slots,
+                           slot: slot, cache: cache, shared: shared, reach: reach)
         }
     }
 }
@@ -306,7 +367,11 @@ struct LayerShapes {
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
               slots: CoverageSlots? = nil) {
-        noteDashesDrawnSolid(renderer.notes)
+        if let prepared {
+            for place in prepared.dashesDrawnSolid { Self.noteDashDrawnSolid(at: place, renderer.notes) }
+        } else {
+            noteDashesDrawnSolid(renderer.notes)
+        }
         if let prepared, let renderTree = renderer.renderTree {
             prepared.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, slots: slots ?? renderTree.slots,
                           cache: renderer.coverageCache)

@@ -105,13 +105,23 @@ struct ShapeTree {
 
     /// The shapes `op` paints joined into one path in the op's space (the render tree keeps it
     /// between frames; `draw` joins it anew).
-    func joinedPath(of op: DrawOp) -> RasterPath {
+    func joinedPath(of op: DrawOp) -> RasterPath { joinedPath(of: op.nodeIDs, in: op.matrix) }
+
+    /// `joinedPath(of: ops[index])`, the op read in place (a copied op retains and releases
+    /// its paint, style, ids and JSON path).
+    func joinedPath(ofOpAt index: Int) -> RasterPath { joinedPath(of: ops[index].nodeIDs, in: ops[index].matrix) }
+
+    /// The shapes `ids` joined into one path in the space of `matrix`.
+    private func joinedPath(of ids: [Int], in matrix: Matrix) -> RasterPath {
+        // One shape already in the op's space is its own join (appended to an empty path it
+        // gives the same value), kept without copying its elements into a new path.
+        if ids.count == 1, nodes[ids[0]].matrix == matrix { return nodes[ids[0]].path }
         var path = RasterPath()
-        for id in op.nodeIDs {
+        for id in ids {
             let node = nodes[id]
-            if node.matrix == op.matrix {
+            if node.matrix == matrix {
                 path.append(node.path)
-            } else if let inverse = op.matrix.inverted() {
+            } else if let inverse = matrix.inverted() {
                 path.append(node.path.transformed(by: node.matrix.concatenating(inverse)))
             }
         }
@@ -120,84 +130,143 @@ struct ShapeTree {
 
     /// Evaluates one group's items. Returns the ids of the shapes it contributes to the styles
     /// and modifiers of the enclosing group.
+    ///
+    /// Items are read in place through the array's buffer: walked as values, each item (its
+    /// name, match name, JSON path and every animated property of its kind) was copied and
+    /// destroyed again on every evaluation, a retain and release per reference it holds.
     private mutating func process(_ items: [ShapeItem], matrix parent: Matrix, opacity parentOpacity: Double, depth: Int) -> [Int] {
         guard depth < 64 else { return [] }
+        return items.withUnsafeBufferPointer { process($0, matrix: parent, opacity: parentOpacity, depth: depth) }
+    }
+
+    private mutating func process(_ items: UnsafeBufferPointer<ShapeItem>, matrix parent: Matrix, opacity parentOpacity: Double,
+                                  depth: Int) -> [Int] {
         var matrix = parent
         var opacity = parentOpacity
         // The group's transform item applies to the whole group wherever it stands in the list.
-        for item in items where !item.hidden {
-            if case .transform(let t) = item.kind {
-                matrix = t.transform.matrix(at: frame).concatenating(parent)
-                opacity *= t.transform.opacityFraction(at: frame)
+        for i in items.indices where !items[i].hidden {
+            if case .transform = items[i].kind, let own = Self.groupTransform(of: items.baseAddress! + i, at: frame) {
+                matrix = own.matrix.concatenating(parent)
+                opacity *= own.opacity
                 break
             }
         }
-        if let repeaterIndex = items.firstIndex(where: { if case .repeater = $0.kind, !$0.hidden { return true }; return false }),
-           case .repeater(let repeater) = items[repeaterIndex].kind {
-            var scope = repeatItems(Array(items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity, depth: depth)
-            scope += processItems(Array(items[(repeaterIndex + 1)...]), matrix: matrix, opacity: opacity, depth: depth, inherited: scope)
+        if let repeaterIndex = items.indices.first(where: { i in
+            if case .repeater = items[i].kind, !items[i].hidden { return true }
+            return false
+        }), case .repeater(let repeater) = items[repeaterIndex].kind {
+            var scope = repeatItems(UnsafeBufferPointer(rebasing: items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity,
+                                    depth: depth)
+            scope += processItems(UnsafeBufferPointer(rebasing: items[(repeaterIndex + 1)...]), matrix: matrix, opacity: opacity,
+                                  depth: depth, inherited: scope)
             return scope
         }
         return processItems(items, matrix: matrix, opacity: opacity, depth: depth, inherited: [])
     }
 
-    private mutating func processItems(_ items: [ShapeItem], matrix: Matrix, opacity: Double, depth: Int, inherited: [Int]) -> [Int] {
+    private mutating func processItems(_ items: UnsafeBufferPointer<ShapeItem>, matrix: Matrix, opacity: Double, depth: Int,
+                                       inherited: [Int]) -> [Int] {
         var scope = inherited
-        for item in items where !item.hidden {
+        for i in items.indices where !items[i].hidden {
             if exhausted { break }
-            switch item.kind {
-            case .group(let children):
-                scope += process(children, matrix: matrix, opacity: opacity, depth: depth + 1)
-            case .path(let shape, _):
-                addNode(ShapeGeometry.path(shape.value(at: frame)), matrix: matrix, to: &scope)
-            case .rectangle(let position, let size, let roundness, let reversed):
-                addNode(ShapeGeometry.rectangle(center: position.value(at: frame), size: size.value(at: frame),
-                                                roundness: roundness.value(at: frame), reversed: reversed),
-                        matrix: matrix, to: &scope)
-            case .ellipse(let position, let size, let reversed):
-                addNode(ShapeGeometry.ellipse(center: position.value(at: frame), size: size.value(at: frame), reversed: reversed),
-                        matrix: matrix, to: &scope)
-            case .polystar(let star):
-                addNode(ShapeGeometry.polystar(star, at: frame), matrix: matrix, to: &scope)
+            let item = items.baseAddress! + i
+            // Told apart by case alone; each item's values are bound by the static readers
+            // below: bound here, beside the changes to `self`, each item's whole kind was
+            // copied first (a retain and release for each keyframe array and provider).
+            switch items[i].kind {
+            case .group:
+                scope += process(Self.children(of: item), matrix: matrix, opacity: opacity, depth: depth + 1)
+            case .path, .rectangle, .ellipse, .polystar:
+                addNode(Self.geometry(of: item, at: frame), matrix: matrix, to: &scope)
             case .fill, .stroke, .gradientFill, .gradientStroke:
                 if spendPaint(), spend(1 + scope.count),
-                   var op = StyleEvaluation.drawOp(for: item.kind, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
-                    op.jsonPath = item.jsonPath
+                   var op = StyleEvaluation.drawOp(for: item, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
+                    op.jsonPath = item.pointee.jsonPath
                     ops.append(op)
                 }
-            case .trim(let start, let end, let offset, let individually):
-                applyTrim(start: start.value(at: frame), end: end.value(at: frame), offset: offset.value(at: frame),
-                          individually: individually, to: scope)
-            case .roundedCorners(let radius):
-                let r = radius.value(at: frame)
-                if r > 0 { modify(scope, in: matrix) { PathModifiers.roundCorners($0, radius: r) } }
-            case .puckerBloat(let amount):
-                let a = amount.value(at: frame)
-                if a != 0 { modify(scope, in: matrix) { PathModifiers.puckerBloat($0, amount: a / 100) } }
-            case .zigZag(let size, let ridges, let smooth):
-                let s = size.value(at: frame), n = ridges.value(at: frame)
-                if s != 0 && n >= 0 { modify(scope, in: matrix) { PathModifiers.zigZag($0, amplitude: s, ridges: Int(min(n, 10_000).rounded()), smooth: smooth) } }
-            case .offsetPath(let amount, let join, let miterLimit):
-                let a = amount.value(at: frame)
-                if a != 0 {
-                    let ml = miterLimit.value(at: frame)
-                    modifyMemoized(scope, in: matrix) { path in
-                        (OffsetInput(path: path, amount: a, join: join, miterLimit: ml), { PathModifiers.offset(path, by: a, join: join, miterLimit: ml) })
-                    }
+            case .trim:
+                if let t = Self.trim(of: item, at: frame) {
+                    applyTrim(start: t.start, end: t.end, offset: t.offset, individually: t.individually, to: scope)
                 }
-            case .merge(let mode):
-                scope = merge(scope, mode: mode, in: matrix)
             case .twist, .transform, .repeater, .unsupported:
-                // The group transform was applied above; a second repeater is handled by recursion.
+                // The group transform was applied by `process`; a second repeater is handled by recursion.
                 break
+            case .roundedCorners, .puckerBloat, .zigZag, .offsetPath, .merge:
+                scope = modifyItem(item.pointee.kind, scope: scope, matrix: matrix)
             }
+        }
+        return scope
+    }
+
+    /// The items of the group item at `item`.
+    private static func children(of item: UnsafePointer<ShapeItem>) -> [ShapeItem] {
+        if case .group(let children) = item.pointee.kind { return children }
+        return []
+    }
+
+    /// The outline of the shape item (path, rectangle, ellipse or polystar) at `item` at `frame`.
+    private static func geometry(of item: UnsafePointer<ShapeItem>, at frame: Double) -> RasterPath {
+        switch item.pointee.kind {
+        case .path(let shape, _):
+            return ShapeGeometry.path(shape.value(at: frame))
+        case .rectangle(let position, let size, let roundness, let reversed):
+            return ShapeGeometry.rectangle(center: position.value(at: frame), size: size.value(at: frame),
+                                           roundness: roundness.value(at: frame), reversed: reversed)
+        case .ellipse(let position, let size, let reversed):
+            return ShapeGeometry.ellipse(center: position.value(at: frame), size: size.value(at: frame), reversed: reversed)
+        case .polystar(let star):
+            return ShapeGeometry.polystar(star, at: frame)
+        default:
+            return RasterPath()
+        }
+    }
+
+    /// The values of the trim item at `item` at `frame`.
+    private static func trim(of item: UnsafePointer<ShapeItem>, at frame: Double)
+        -> (start: Double, end: Double, offset: Double, individually: Bool)? {
+        guard case .trim(let start, let end, let offset, let individually) = item.pointee.kind else { return nil }
+        return (start.value(at: frame), end.value(at: frame), offset.value(at: frame), individually)
+    }
+
+    /// The matrix and opacity of the group transform item at `item` at `frame`.
+    private static func groupTransform(of item: UnsafePointer<ShapeItem>, at frame: Double) -> (matrix: Matrix, opacity: Double)? {
+        guard case .transform(let t) = item.pointee.kind else { return nil }
+        return (t.transform.matrix(at: frame), t.transform.opacityFraction(at: frame))
+    }
+
+    /// The path modifiers besides trim (rounded corners, pucker and bloat, zig-zag, offset,
+    /// merge) applied to the shapes of `scope`; the scope after it (a merge makes one shape).
+    private mutating func modifyItem(_ kind: ShapeKind, scope: [Int], matrix: Matrix) -> [Int] {
+        switch kind {
+        case .roundedCorners(let radius):
+            let r = radius.value(at: frame)
+            if r > 0 { modify(scope, in: matrix) { PathModifiers.roundCorners($0, radius: r) } }
+        case .puckerBloat(let amount):
+            let a = amount.value(at: frame)
+            if a != 0 { modify(scope, in: matrix) { PathModifiers.puckerBloat($0, amount: a / 100) } }
+        case .zigZag(let size, let ridges, let smooth):
+            let s = size.value(at: frame), n = ridges.value(at: frame)
+            if s != 0 && n >= 0 { modify(scope, in: matrix) { PathModifiers.zigZag($0, amplitude: s, ridges: Int(min(n, 10_000).rounded()), smooth: smooth) } }
+        case .offsetPath(let amount, let join, let miterLimit):
+            let a = amount.value(at: frame)
+            if a != 0 {
+                let ml = miterLimit.value(at: frame)
+                modifyMemoized(scope, in: matrix) { path in
+                    (OffsetInput(path: path, amount: a, join: join, miterLimit: ml), { PathModifiers.offset(path, by: a, join: join, miterLimit: ml) })
+                }
+            }
+        case .merge(let mode):
+            return merge(scope, mode: mode, in: matrix)
+        default:
+            break
         }
         return scope
     }
 
     /// Draws the items before a repeater `copies` times, each copy moved by the repeater's
     /// transform applied once more.
-    private mutating func repeatItems(_ items: [ShapeItem], _ repeater: Repeater, matrix: Matrix, opacity: Double, depth: Int) -> [Int] {
+    private mutating func repeatItems(_ items: UnsafeBufferPointer<ShapeItem>, _ repeater: Repeater, matrix: Matrix, opacity: Double,
+                                      depth: Int) -> [Int] {
         let copies = repeater.copies.value(at: frame)
         guard copies.isFinite, copies >= 1 else { return [] }
         let count = Int(min(copies.rounded(.up), Double(budget.maxRepeaterCopies)))

@@ -4,8 +4,9 @@ import Raster
 
 /// Evaluates fills, strokes and gradients of the model at one frame into raster paints.
 enum StyleEvaluation {
-    static func drawOp(for kind: ShapeKind, at frame: Double, nodeIDs: [Int], matrix: Matrix, opacity: Double) -> DrawOp? {
-        switch kind {
+    /// Read in place from the item at `item` (passed as a value, its whole kind was copied).
+    static func drawOp(for item: UnsafePointer<ShapeItem>, at frame: Double, nodeIDs: [Int], matrix: Matrix, opacity: Double) -> DrawOp? {
+        switch item.pointee.kind {
         case .fill(let color, let fillOpacity, let evenOdd):
             let o = clamp01(fillOpacity.value(at: frame) / 100)
             return DrawOp(kind: .fill(.solid(color.value(at: frame).color), evenOdd ? .evenOdd : .nonZero),

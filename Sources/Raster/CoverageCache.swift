@@ -28,12 +28,16 @@ public final class CoverageCache: @unchecked Sendable {
         /// and last points, the transform); equality still compares everything.
         func hash(into hasher: inout Hasher) {
             hasher.combine(path.elements.count)
-            for element in [path.elements.first, path.elements.last] {
+            // The two ends one after the other, not as an array: that allocated on every
+            // look-up and on every rehash of the table as it grew.
+            func combineEnd(_ element: Path.Element?) {
                 switch element {
                 case .move(let p)?, .line(let p)?, .cubic(_, _, let p)?: hasher.combine(p)
                 case .close?, nil: hasher.combine(0)
                 }
             }
+            combineEnd(path.elements.first)
+            combineEnd(path.elements.last)
             hasher.combine(transform.a); hasher.combine(transform.b); hasher.combine(transform.c)
             hasher.combine(transform.d); hasher.combine(transform.tx); hasher.combine(transform.ty)
             hasher.combine(limit.x0); hasher.combine(limit.y0); hasher.combine(limit.x1); hasher.combine(limit.y1)
