@@ -161,7 +161,8 @@ public struct AnimationRenderer {
 
     /// Renders `frame` into a new surface of the viewport's size.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear) -> Surface {
-        var surface = Surface(width: viewport.width, height: viewport.height)
+        // Made in the background colour: the frame's clear then has nothing to fill again.
+        var surface = Surface(width: viewport.width, height: viewport.height, clearColor: background)
         render(frame: frame, viewport: viewport, background: background, into: &surface)
         return surface
     }

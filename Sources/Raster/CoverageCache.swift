@@ -44,7 +44,7 @@ public final class CoverageCache: @unchecked Sendable {
         }
     }
 
-    private struct Entry {
+    struct Entry {
         let coverage: Coverage
         /// What the entry holds, in bytes: the coverage and the key's path.
         let size: Int
@@ -53,7 +53,7 @@ public final class CoverageCache: @unchecked Sendable {
 
     public let byteLimit: Int
     private let lock = AdaptiveLock()
-    private var entries: [Key: Entry] = [:]
+    private var entries = CoverageTable()
     private var bytes = 0
     private var clock: UInt64 = 0
     private var counts = (hits: 0, misses: 0)
@@ -74,9 +74,7 @@ public final class CoverageCache: @unchecked Sendable {
     func coverage(for key: Key, make: () -> Coverage) -> Coverage {
         lock.lock()
         clock += 1
-        if var entry = entries[key] {
-            entry.lastUse = clock
-            entries[key] = entry
+        if let entry = entries.touch(key, at: clock) {
             counts.hits += 1
             lock.unlock()
             return entry.coverage
@@ -101,20 +99,15 @@ public final class CoverageCache: @unchecked Sendable {
     func existing(for key: Key) -> Coverage? {
         lock.lock()
         defer { lock.unlock() }
-        guard var entry = entries[key] else { return nil }
+        guard let entry = entries.touch(key, at: clock + 1) else { return nil }
         clock += 1
-        entry.lastUse = clock
-        entries[key] = entry
         counts.hits += 1
         return entry.coverage
     }
 
     /// Drops the least recently used half of the entries.
     private func evictOldest() {
-        let order = entries.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, _) in order.prefix(max(1, order.count / 2)) {
-            entries.removeValue(forKey: key)
-        }
-        bytes = entries.values.reduce(0) { $0 + $1.size }
+        entries.dropLeastRecent(max(1, entries.count / 2))
+        bytes = entries.items.reduce(0) { $0 + $1.entry.size }
     }
 }

@@ -26,6 +26,30 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .customLong("pixel-format"), help: "DRM scan-out format: auto (XRGB8888, else RGB565), xrgb8888 or rgb565.")
     var pixelFormat: String = "auto"
 
+    /// The options as `DisplaySettings` uses them.
+    var settings: DisplaySettings {
+        DisplaySettings(display: display, size: size, mode: mode, fps: fps, every: every, rotate: rotate, pixelFormat: pixelFormat)
+    }
+
+    func validate() throws { try settings.validate() }
+
+    func openPresenter(animationSize: (Int, Int)) throws -> Presenter {
+        try settings.openPresenter(animationSize: animationSize)
+    }
+}
+
+/// The display options read, and what they open. `DisplayOptions` (ArgumentParser's reading)
+/// fills them, and so does the start-up fast path (`QuickParse.swift`), which makes no
+/// property wrapper (see `BenchJob`).
+struct DisplaySettings {
+    var display = "auto"
+    var size: Size?
+    var mode: String?
+    var fps: Double = 60
+    var every = 1
+    var rotate = 0
+    var pixelFormat = "auto"
+
     var spec: DisplaySpec? { DisplaySpec(display) }
 
     /// Files and streams, whose time is virtual. (`auto:headless:DIR` is known only once

@@ -123,7 +123,8 @@ final class FrameWorker: @unchecked Sendable {
         self.makeScene = makeScene
         scene = makeScene()
         status = StatusLine(text: "", width: presenter.width, height: presenter.height)
-        surface = Surface(width: presenter.width, height: presenter.height)
+        // Made in the background colour: the first frame's clear then fills nothing again.
+        surface = Surface(width: presenter.width, height: presenter.height, clearColor: background)
         start = clock.now
     }
 

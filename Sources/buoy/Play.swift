@@ -66,6 +66,35 @@ struct Play: ParsableCommand {
     @Option(help: "Threads to draw each frame with (default: the cores available, at most 4).")
     var threads: Int?
 
+    /// The command as `PlayJob` runs it.
+    var job: PlayJob {
+        PlayJob(animation: animation, output: output.settings, contentMode: contentMode, background: background, loop: loop,
+                duration: duration, fromProgress: fromProgress, toProgress: toProgress, speed: speed, assignments: assignments,
+                trace: trace, threads: threads)
+    }
+
+    func validate() throws { try job.validate() }
+
+    func run() throws { try job.run() }
+}
+
+/// `buoy play` with its options read, and what it does. `Play` (ArgumentParser's reading,
+/// with help and errors) fills it, and so does the start-up fast path (`QuickParse.swift`),
+/// which makes no property wrapper (see `BenchJob`).
+struct PlayJob {
+    var animation: String
+    var output = DisplaySettings()
+    var contentMode: ContentMode = .fit
+    var background = Background(color: .black)
+    var loop = false
+    var duration: Double?
+    var fromProgress: Double = 0
+    var toProgress: Double = 1
+    var speed: Double = 1
+    var assignments: [PropertyAssignment] = []
+    var trace: String?
+    var threads: Int?
+
     func validate() throws {
         guard speed.isFinite, speed != 0 else { throw ValidationError("--speed must be a non-zero number") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be positive") }

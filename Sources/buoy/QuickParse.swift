@@ -70,8 +70,8 @@ struct QuickArguments {
 /// is built from its mangled name at run time.)
 enum QuickCommand {
     case bench(BenchJob)
-    case render(Render)
-    case play(Play)
+    case render(RenderJob)
+    case play(PlayJob)
 
     func validate() throws {
         switch self {
@@ -128,11 +128,11 @@ extension Bench {
 
 extension Render {
     /// `--set` (repeatable) and `-o` are left to ArgumentParser.
-    static func quickParse(_ arguments: [String]) -> Render? {
+    static func quickParse(_ arguments: [String]) -> RenderJob? {
         guard let a = QuickArguments(arguments, options: ["--output", "--frame", "--progress", "--frames", "--size", "--content-mode",
                                                           "--background", "--batch", "--threads"], flags: []),
               a.positionals.count <= 1 else { return nil }
-        var render = Render()
+        var render = RenderJob()
         do {
             render.animation = a.positionals.first
             render.output = try a.value("--output")
@@ -155,15 +155,15 @@ extension Render {
 extension Play {
     /// `--set` (repeatable) is left to ArgumentParser. The display options are validated here
     /// as ArgumentParser validates an option group.
-    static func quickParse(_ arguments: [String]) -> Play? {
+    static func quickParse(_ arguments: [String]) -> PlayJob? {
         let displayOptions = ["--display", "--size", "--mode", "--fps", "--every", "--rotate", "--pixel-format"]
         guard let a = QuickArguments(arguments, options: displayOptions + ["--content-mode", "--background", "--duration", "--from-progress",
                                                                           "--to-progress", "--speed", "--trace", "--threads"],
                                      flags: ["--loop"]),
               a.positionals.count == 1 else { return nil }
-        var play = Play()
+        var play = PlayJob(animation: a.positionals[0])
         do {
-            var output = DisplayOptions()
+            var output = DisplaySettings()
             output.display = try a.value("--display") ?? "auto"
             output.size = try a.value("--size")
             output.mode = try a.value("--mode")

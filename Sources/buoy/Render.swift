@@ -52,6 +52,33 @@ struct Render: ParsableCommand {
     @Option(help: "Threads to draw each frame with (default: the cores available, at most 4).")
     var threads: Int?
 
+    /// The command as `RenderJob` runs it.
+    var job: RenderJob {
+        RenderJob(animation: animation, output: output, frame: frame, progress: progress, frames: frames, size: size,
+                  contentMode: contentMode, background: background, batch: batch, assignments: assignments, threads: threads)
+    }
+
+    func validate() throws { try job.validate() }
+
+    func run() throws { try job.run() }
+}
+
+/// `buoy render` with its options read, and what it does. `Render` (ArgumentParser's
+/// reading, with help and errors) fills it, and so does the start-up fast path
+/// (`QuickParse.swift`), which makes no property wrapper (see `BenchJob`).
+struct RenderJob {
+    var animation: String?
+    var output: String?
+    var frame: Double?
+    var progress: Double?
+    var frames: FrameRange?
+    var size: Size?
+    var contentMode: ContentMode = .fit
+    var background = Background(color: .clear)
+    var batch: String?
+    var assignments: [PropertyAssignment] = []
+    var threads: Int?
+
     func validate() throws {
         try validateThreads(threads)
         if batch != nil {

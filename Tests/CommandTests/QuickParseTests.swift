@@ -11,7 +11,7 @@ final class QuickParseTests: XCTestCase {
             + "\(String(describing: b.threads))|\(b.perFrame)|\(String(describing: b.spawnedAt))"
     }
 
-    func renderFields(_ r: Render) -> String {
+    func renderFields(_ r: RenderJob) -> String {
         [String(describing: r.animation), String(describing: r.output), String(describing: r.frame), String(describing: r.progress),
          String(describing: r.frames.map { [$0.start, $0.end, $0.step] }), String(describing: r.size), "\(r.contentMode)",
          "\(r.background.color)", String(describing: r.batch), "\(r.assignments.count)", String(describing: r.threads)].joined(separator: "|")
@@ -46,12 +46,12 @@ final class QuickParseTests: XCTestCase {
         ]
         for line in lines {
             guard case .render(let quick)? = quickCommand(line) else { return XCTFail("\(line)") }
-            let full = try XCTUnwrap(reference(line) as? Render, "\(line)")
+            let full = try XCTUnwrap((reference(line) as? Render)?.job, "\(line)")
             XCTAssertEqual(renderFields(quick), renderFields(full), "\(line)")
         }
     }
 
-    func playFields(_ p: Play) -> String {
+    func playFields(_ p: PlayJob) -> String {
         [p.animation, p.output.display, String(describing: p.output.size), String(describing: p.output.mode), "\(p.output.fps)",
          "\(p.output.every)", "\(p.output.rotate)", p.output.pixelFormat, "\(p.contentMode)", "\(p.background.color)", "\(p.loop)",
          String(describing: p.duration), "\(p.fromProgress)", "\(p.toProgress)", "\(p.speed)", "\(p.assignments.count)",
@@ -68,7 +68,7 @@ final class QuickParseTests: XCTestCase {
         ]
         for line in lines {
             guard case .play(let quick)? = quickCommand(line) else { return XCTFail("\(line)") }
-            let full = try XCTUnwrap(reference(line) as? Play, "\(line)")
+            let full = try XCTUnwrap((reference(line) as? Play)?.job, "\(line)")
             XCTAssertEqual(playFields(quick), playFields(full), "\(line)")
         }
     }
