@@ -45,7 +45,7 @@ final class BandLayout: @unchecked Sendable {
     /// Frames left out of the recent times after a move (the first is the move's cost).
     static let settling = 1
 
-    private struct State {
+    fileprivate struct State {
         var rect = PixelRect.empty
         /// Band k holds rows cuts[k]..<cuts[k + 1].
         var cuts: [Int] = []
@@ -66,7 +66,7 @@ final class BandLayout: @unchecked Sendable {
         var evaluation = 0.0
     }
 
-    private let state = Mutex(State())
+    fileprivate let state = Mutex(State())
 
     init() {}
 
@@ -179,5 +179,20 @@ final class BandLayout: @unchecked Sendable {
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
+}
+
+extension BandLayout {
+    /// Puts the cuts of `rect` at `cuts` (`rect.y0`, the rows between, `rect.y1`), as the
+    /// balancing might, with no times recorded: for tests that draw with every placement.
+    func place(cuts: [Int], of rect: PixelRect) {
+        guard cuts.count > 2, cuts.first == rect.y0, cuts.last == rect.y1 else { return }
+        state.withLock { state in
+            state = State()
+            state.rect = rect
+            state.cuts = cuts
+            state.recent = [Double](repeating: 0, count: cuts.count - 1)
+            state.recentEvaluation = state.recent
+        }
     }
 }

@@ -35,121 +35,119 @@ final class ImageStore: @unchecked Sendable {
         return problems
     }
 
-    /// Halvings of decoded images (index 0 is the first halving), made when an image is drawn
-    /// at half its size or less; they count against the same budget.
+    /// Halvings of the copy kept of each image (index 0: the copy halved once), made when it
+    /// is drawn smaller than the copy; they count against the same budget.
     private var halvings: [String: [Image]] = [:]
 
-    /// The decoded size of images kept as a reduced copy.
+    /// The decoded size of each image, and how many times the copy kept was halved from it
+    /// (0: the decoded image itself).
     private var fullSizes: [String: (width: Int, height: Int)] = [:]
+    private var keptLevels: [String: Int] = [:]
+    /// Images whose decode for a larger copy failed (the budget): their copy is drawn as it is.
+    private var pinned: Set<String> = []
 
     /// The image of asset `id` to draw under `world` (image layer space to the device), and
     /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
-    /// size it is the decoded image itself (the exact reference path; or the reduced copy kept
-    /// when it was first drawn at half its size or less); smaller, a box-filtered halving
-    /// chosen for that scale, so fine detail averages instead of aliasing.
+    /// size it is the decoded image itself (the exact reference path); smaller, the decoded
+    /// image halved (box-filtered) as many times as `Image.mipLevel` says for that scale, so
+    /// fine detail averages instead of aliasing.
+    ///
+    /// What is drawn is a function of the image and the scale alone, never of which draw came
+    /// first: the copy kept is the decoded image halved the fewest times a draw needed so far
+    /// (the memory follows the drawn size), every smaller level is halved from it (halving
+    /// twice is halving the half), and a draw that needs a larger copy decodes the image again
+    /// (at most once per level). Had the copy been sized for the first draw, layers drawing
+    /// one image at two sizes in a frame (or the bands of a threaded frame, or two frames)
+    /// would have drawn other pixels depending on their order.
     func drawable(_ id: String, world: Matrix) -> (image: Image, transform: Matrix)? {
-        // The device pixels the whole asset covers: its box through the layer's matrix.
-        let drawn = assets[id].flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }.map {
-            ($0.width * (world.a * world.a + world.b * world.b).squareRoot(), $0.height * (world.c * world.c + world.d * world.d).squareRoot())
+        lock.lock(); defer { lock.unlock() }
+        guard let asset = assets[id] else { return nil }
+        func level(full: (width: Int, height: Int)) -> (level: Int, matrix: Matrix) {
+            var fit = Matrix.identity
+            if asset.width > 0, asset.height > 0, full.width > 0, full.height > 0 {
+                fit = .scale(asset.width / Double(full.width), asset.height / Double(full.height))
+            }
+            let matrix = fit.concatenating(world)
+            let scale = abs(matrix.a * matrix.d - matrix.b * matrix.c).squareRoot()
+            return (Image.mipLevel(forScale: scale, width: full.width, height: full.height), matrix)
         }
-        guard let image = image(id, drawnSize: drawn) else { return nil }
-        var fit = Matrix.identity
-        if let asset = assets[id], asset.width > 0, asset.height > 0 {
-            fit = .scale(asset.width / Double(image.width), asset.height / Double(image.height))
+        if let known = decoded[id] {
+            guard let kept = known, let full = fullSizes[id], let keptLevel = keptLevels[id] else { return nil }
+            let wanted = level(full: full)
+            // A copy the budget no longer let decode again is drawn for every size from then on.
+            if wanted.level >= keptLevel || pinned.contains(id) || !decode(id, asset: asset, level: { level(full: $0).level }) {
+                let halved = halving(id, of: kept, by: wanted.level - keptLevel) ?? kept
+                return Self.placed(halved, full: full, wanted.matrix)
+            }
+        } else if !decode(id, asset: asset, level: { level(full: $0).level }) {
+            return nil
         }
-        let full = fit.concatenating(world)
-        let scale = abs(full.a * full.d - full.b * full.c).squareRoot()
-        let level = Image.mipLevel(forScale: scale, width: image.width, height: image.height)
-        guard level > 0, let smaller = halving(id, of: image, level: level) else { return (image, full) }
-        let up = Matrix.scale(Double(image.width) / Double(smaller.width), Double(image.height) / Double(smaller.height))
-        return (smaller, up.concatenating(full))
+        guard let kept = decoded[id] ?? nil, let full = fullSizes[id] else { return nil }
+        return Self.placed(kept, full: full, level(full: full).matrix)
     }
 
-    private func halving(_ id: String, of image: Image, level: Int) -> Image? {
-        lock.lock(); defer { lock.unlock() }
-        var made = halvings[id] ?? []
-        // Halvings of another copy (one decoded again for a larger size meanwhile) are not reused.
-        if let first = made.first, first.width != (image.width + 1) / 2 || first.height != (image.height + 1) / 2 {
-            for old in made { bytesUsed -= old.width * old.height * 4 }
-            made = []
+    /// `image` (the decoded image of `full` pixels, halved some times) drawn where the
+    /// decoded image would be drawn by `matrix`.
+    private static func placed(_ image: Image, full: (width: Int, height: Int), _ matrix: Matrix) -> (image: Image, transform: Matrix) {
+        guard image.width != full.width || image.height != full.height else { return (image, matrix) }
+        let up = Matrix.scale(Double(full.width) / Double(image.width), Double(full.height) / Double(image.height))
+        return (image, up.concatenating(matrix))
+    }
+
+    /// Decodes `id` and keeps it halved `level(decoded size)` times (under the lock), in
+    /// place of any copy kept before; false when it failed (a copy kept before stays).
+    private func decode(_ id: String, asset: ImageAsset, level: ((width: Int, height: Int)) -> Int) -> Bool {
+        let before = decoded[id] ?? nil
+        let freed = (before.map { $0.width * $0.height * 4 } ?? 0)
+            + (halvings[id] ?? []).reduce(0) { $0 + $1.width * $1.height * 4 }
+        let maxPixels = max(0, (byteBudget - bytesUsed + freed) / 4)
+        switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
+        case .success(let full):
+            bytesUsed -= freed
+            halvings[id] = nil
+            let size = (width: full.width, height: full.height)
+            let wanted = level(size)
+            var kept = full
+            for _ in 0..<wanted where kept.width > 1 || kept.height > 1 { kept = kept.halved() }
+            bytesUsed += kept.width * kept.height * 4
+            decoded[id] = kept
+            fullSizes[id] = size
+            keptLevels[id] = Self.levels(from: size, to: kept)
+            return true
+        case .failure(let error):
+            guard before == nil else {
+                pinned.insert(id)
+                return false
+            }
+            problems.append("image asset \(id): \(error)")
+            decoded[id] = .some(nil)
+            return false
         }
-        while made.count < level {
-            let next = (made.last ?? image).halved()
+    }
+
+    /// How many halvings make `kept` from an image of `full` pixels.
+    private static func levels(from full: (width: Int, height: Int), to kept: Image) -> Int {
+        var w = full.width, h = full.height, n = 0
+        while (w != kept.width || h != kept.height) && (w > 1 || h > 1) && n < 64 { w = (w + 1) / 2; h = (h + 1) / 2; n += 1 }
+        return n
+    }
+
+    /// `kept` halved `count` times (under the lock), the halvings kept for later draws; past
+    /// the budget the nearest halving already made (or `kept` itself, as nil).
+    private func halving(_ id: String, of kept: Image, by count: Int) -> Image? {
+        guard count > 0 else { return nil }
+        var made = halvings[id] ?? []
+        while made.count < count {
+            let last = made.last ?? kept
+            guard last.width > 1 || last.height > 1 else { break }
+            let next = last.halved()
             let bytes = next.width * next.height * 4
-            // Past the budget the nearest level already made is used (or the image itself).
             guard bytesUsed + bytes <= byteBudget else { break }
             bytesUsed += bytes
             made.append(next)
         }
         halvings[id] = made
         return made.last
-    }
-
-    /// The decoded image of asset `id`, or nil when it has none, failed, or is over the budget.
-    /// `drawnSize` is the size, in device pixels, the whole image covers where it is first
-    /// drawn: an image drawn at half its size or less in both axes is kept downsampled to about
-    /// twice that size (`downsampled(_:toFit:_:)`), so the memory it holds follows the drawn
-    /// size; the full decode is transient and must fit the budget. Later draws reuse it as is.
-    ///
-    /// A reduced copy later drawn larger than it is (an image that grows on screen) is decoded
-    /// again for the new size, so what is drawn does not depend on which frame came first; as
-    /// each copy is twice the size it is drawn at, that happens only when the drawn size has
-    /// doubled.
-    func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
-        lock.lock(); defer { lock.unlock() }
-        var outgrown: Image?
-        if let known = decoded[id] {
-            guard let reduced = known, let full = fullSizes[id],
-                  Self.outgrown(reduced, full: full, drawnSize: drawnSize) else { return known }
-            forget(id, reduced)
-            outgrown = reduced
-        }
-        guard let asset = assets[id] else { return nil }
-        let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
-        switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
-        case .success(let full):
-            let image = Self.kept(full, drawnSize: drawnSize)
-            bytesUsed += image.width * image.height * 4
-            decoded[id] = image
-            if image.width < full.width || image.height < full.height { fullSizes[id] = (full.width, full.height) }
-            return image
-        case .failure(let error):
-            if let outgrown {
-                // The budget, taken meanwhile by other images, no longer holds the full decode:
-                // keep drawing the reduced copy (not tried again) rather than nothing.
-                bytesUsed += outgrown.width * outgrown.height * 4
-                decoded[id] = outgrown
-                return outgrown
-            }
-            problems.append("image asset \(id): \(error)")
-            decoded[id] = .some(nil)
-            return nil
-        }
-    }
-
-    /// Whether a reduced copy of an image `full` pixels large is drawn larger than it is.
-    static func outgrown(_ reduced: Image, full: (width: Int, height: Int), drawnSize: (width: Double, height: Double)?) -> Bool {
-        guard let drawnSize, drawnSize.width.isFinite, drawnSize.height.isFinite else { return false }
-        guard reduced.width < full.width || reduced.height < full.height else { return false }
-        return drawnSize.width > Double(reduced.width) || drawnSize.height > Double(reduced.height)
-    }
-
-    /// Drops the reduced copy of `id` and its halvings (under the lock), giving back their bytes.
-    private func forget(_ id: String, _ reduced: Image) {
-        bytesUsed -= reduced.width * reduced.height * 4
-        for halving in halvings[id] ?? [] { bytesUsed -= halving.width * halving.height * 4 }
-        halvings[id] = nil
-        decoded[id] = nil
-        fullSizes[id] = nil
-    }
-
-    /// `full` itself, or a copy downsampled to twice `drawnSize` when it is drawn at half its
-    /// size or less in both axes.
-    static func kept(_ full: Image, drawnSize: (width: Double, height: Double)?) -> Image {
-        guard let drawnSize, drawnSize.width.isFinite, drawnSize.height.isFinite,
-              drawnSize.width * 2 <= Double(full.width), drawnSize.height * 2 <= Double(full.height) else { return full }
-        let width = max(1, Int((drawnSize.width * 2).rounded(.up))), height = max(1, Int((drawnSize.height * 2).rounded(.up)))
-        return downsampled(full, toFit: width, height)
     }
 }
 

@@ -6,9 +6,11 @@ import XCTest
 
 /// A frame drawn in bands on several threads has exactly the pixels of one thread.
 final class ThreadedRenderTests: XCTestCase {
-    /// Corpus files with masks, mattes, precomps, gradients, images, drop shadows and text.
+    /// Corpus files with masks, mattes, precomps, gradients, images (one drawn at several sizes
+    /// in a frame: issue_1800), drop shadows and text.
     static let samples = ["LottieLogo1_masked.json", "LottieFiles/dog_car_ride.json", "Issues/issue_1169_shadow_effect.json",
-                          "TypeFace/A.json", "Issues/issue_1932.json"]
+                          "TypeFace/A.json", "Issues/issue_1932.json",
+                          "Issues/issue_1800.json"]
 
     func testBandsOnSeveralThreadsGiveTheSamePixelsAsOneThread() throws {
         try XCTSkipUnless(CorpusPaths.available, "corpus not found")
@@ -23,7 +25,7 @@ final class ThreadedRenderTests: XCTestCase {
                 let frame = anim.inPoint + (anim.outPoint - anim.inPoint) * progress
                 renderer.threads = 1
                 let one = renderer.render(frame: frame, viewport: viewport, background: .clear)
-                for threads in [2, 5] {
+                for threads in [2, 3, 4, 5] {
                     renderer.threads = threads
                     // The cuts move now and then (balanced by the time each band took):
                     // every placement draws the same pixels.
