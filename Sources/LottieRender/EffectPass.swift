@@ -33,8 +33,10 @@ struct EffectPass {
     var isEmpty: Bool { blurs.isEmpty && casts.isEmpty }
 
     /// The pass of `layer` at `frame`, whose composition maps to the device by `compMatrix`
-    /// (lottie-ios measures shadows in the composition's space, not the layer's).
-    init(layer: Layer, frame: Double, compMatrix: Matrix) {
+    /// (lottie-ios measures shadows in the composition's space, not the layer's). The layer
+    /// is borrowed: taken as an initializer's parameters are (owned), every drawn layer of
+    /// every frame was copied for it and destroyed again, a retain and release per part.
+    init(layer: borrowing Layer, frame: Double, compMatrix: Matrix) {
         guard !layer.effects.isEmpty || !layer.styles.isEmpty else { return }
         let scale = compMatrix.scaleFactor.isFinite ? compMatrix.scaleFactor : 0
         // Three boxes spread a pixel about 3σ: this keeps every blur within the reach.

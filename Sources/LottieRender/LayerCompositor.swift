@@ -77,8 +77,18 @@ struct LayerCompositor {
     /// (nil when the file names none) and the matte mode.
     mutating func drawLayer(at position: Int, in comp: Composition, frame: Double, into surface: inout Surface, compMatrix: Matrix,
                             opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
-        guard work.takeLayer() else { return }
-        let layer = comp.layers[position]
+        guard comp.layers.indices.contains(position), work.takeLayer() else { return }
+        // The layer is lent from the array's buffer, not copied: taken by subscript, every
+        // drawn layer of every frame was copied and destroyed, a retain and release for each
+        // of its parts (transform, masks, effects, shapes).
+        comp.layers.withUnsafeBufferPointer { layers in
+            drawLayer(layers[position], at: position, in: comp, frame: frame, into: &surface, compMatrix: compMatrix, opacity: opacity,
+                      matte: matte, clip: clip, depth: depth)
+        }
+    }
+
+    private mutating func drawLayer(_ layer: Layer, at position: Int, in comp: Composition, frame: Double, into surface: inout Surface,
+                                    compMatrix: Matrix, opacity: Double, matte: (Int?, MatteMode)?, clip: Clip?, depth: Int) {
         let own = renderer.renderTree?.layerMatrix(in: comp, at: position, frame: frame) ?? layerMatrix(layer, in: comp, frame: frame)
         let world = own.concatenating(compMatrix)
         let alpha = opacity * layer.transform.opacityFraction(at: frame)

@@ -83,11 +83,24 @@ public final class CoverageSlots: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if slot >= slots.count { slots += Array(repeating: Slot(), count: slot + 1 - slots.count) }
-        if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
-            let entry = slots[slot].entries.remove(at: index)
-            slots[slot].entries.append(entry)
-            slots[slot].missed = false
-            if let coverage = entry.coverage {
+        // The slot, the byte count and the counts are each accessed once, in place: through
+        // `slots[slot]` at every step, each step paid an exclusivity check and a uniqueness
+        // check of the array, and a hit copied its entry out and back.
+        return Self.use(&slots[slot], for: key, mayPaintDirectly: mayPaintDirectly, bytes: &bytes, byteLimit: byteLimit,
+                        counts: &counts)
+    }
+
+    /// `use(slot:for:mayPaintDirectly:)` on the slot itself.
+    private static func use(_ slot: inout Slot, for key: Key, mayPaintDirectly: Bool, bytes: inout Int, byteLimit: Int,
+                            counts: inout (hits: Int, misses: Int)) -> Use {
+        if let index = slot.entries.firstIndex(where: { $0.key == key }) {
+            // Most recent last: an entry already there stays put.
+            if index != slot.entries.count - 1 {
+                let entry = slot.entries.remove(at: index)
+                slot.entries.append(entry)
+            }
+            slot.missed = false
+            if let coverage = slot.entries[slot.entries.count - 1].coverage {
                 counts.hits += 1
                 return .reuse(coverage)
             }
@@ -95,20 +108,20 @@ public final class CoverageSlots: @unchecked Sendable {
             return .make
         }
         counts.misses += 1
-        let changing = slots[slot].missed
-        slots[slot].missed = true
-        guard changing, mayPaintDirectly, slots[slot].sharedMisses >= 2 else { return .make }
-        slots[slot].sweeps &+= 1
-        if slots[slot].sweeps % 4 == 0 { return .make }
+        let changing = slot.missed
+        slot.missed = true
+        guard changing, mayPaintDirectly, slot.sharedMisses >= 2 else { return .make }
+        slot.sweeps &+= 1
+        if slot.sweeps % 4 == 0 { return .make }
         // Only the latest swept shape of a place is remembered (a limit narrowed to the
         // paint's reach moves with the shape: one it overlaps is the same place); its path
         // counts against the byte limit.
-        for (i, entry) in slots[slot].entries.enumerated().reversed()
+        for (i, entry) in slot.entries.enumerated().reversed()
         where entry.coverage == nil && !entry.key.limit.intersection(key.limit).isEmpty {
-            bytes -= slots[slot].entries.remove(at: i).size
+            bytes -= slot.entries.remove(at: i).size
         }
         let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
-        if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: slot) }
+        if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: &slot, bytes: &bytes) }
         return .sweep
     }
 
@@ -132,13 +145,13 @@ public final class CoverageSlots: @unchecked Sendable {
             bytes -= slots[slot].entries.remove(at: index).size
         }
         guard bytes + size <= byteLimit else { return }
-        insert(Entry(key: key, coverage: coverage, size: size), into: slot)
+        Self.insert(Entry(key: key, coverage: coverage, size: size), into: &slots[slot], bytes: &bytes)
     }
 
     /// Appends `entry` as the slot's most recent, dropping its least recent past the limit.
-    private func insert(_ entry: Entry, into slot: Int) {
-        if slots[slot].entries.count >= Self.entriesPerSlot { bytes -= slots[slot].entries.removeFirst().size }
-        slots[slot].entries.append(entry)
+    private static func insert(_ entry: Entry, into slot: inout Slot, bytes: inout Int) {
+        if slot.entries.count >= entriesPerSlot { bytes -= slot.entries.removeFirst().size }
+        slot.entries.append(entry)
         bytes += entry.size
     }
 }
