@@ -42,6 +42,16 @@ final class ImageStore: @unchecked Sendable {
     /// The decoded size of images kept as a reduced copy.
     private var fullSizes: [String: (width: Int, height: Int)] = [:]
 
+    /// The full decode of an image kept as a reduced copy, held too when it is small
+    /// (`maxHeldSourceBytes`): a reduced copy outgrown (an image growing on screen, a particle
+    /// scaling up from nothing) is then made again from it rather than by decoding the file
+    /// again. Counted against the same budget. Larger images keep only the reduced copy, so
+    /// their memory follows the drawn size.
+    private var sources: [String: Image] = [:]
+
+    /// The largest full decode held beside its reduced copy: 1 MiB, a 512×512 image.
+    static let maxHeldSourceBytes = 1 << 20
+
     /// The image of asset `id` to draw under `world` (image layer space to the device), and
     /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
     /// size it is the decoded image itself (the exact reference path; or the reduced copy kept
@@ -91,10 +101,11 @@ final class ImageStore: @unchecked Sendable {
     /// twice that size (`downsampled(_:toFit:_:)`), so the memory it holds follows the drawn
     /// size; the full decode is transient and must fit the budget. Later draws reuse it as is.
     ///
-    /// A reduced copy later drawn larger than it is (an image that grows on screen) is decoded
+    /// A reduced copy later drawn larger than it is (an image that grows on screen) is made
     /// again for the new size, so what is drawn does not depend on which frame came first; as
     /// each copy is twice the size it is drawn at, that happens only when the drawn size has
-    /// doubled.
+    /// doubled. It is made from the held full decode when the image is small (`sources`),
+    /// else by decoding the file again.
     func image(_ id: String, drawnSize: (width: Double, height: Double)? = nil) -> Image? {
         lock.lock(); defer { lock.unlock() }
         var outgrown: Image?
@@ -104,15 +115,18 @@ final class ImageStore: @unchecked Sendable {
             forget(id, reduced)
             outgrown = reduced
         }
+        if let source = sources[id] { return keep(id, source, drawnSize: drawnSize) }
         guard let asset = assets[id] else { return nil }
-        let maxPixels = max(0, (byteBudget - bytesUsed) / 4)
-        switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
+        var result = ImageDecoding.decode(asset, maxPixels: max(0, (byteBudget - bytesUsed) / 4))
+        if case .failure = result, !sources.isEmpty {
+            // Held full decodes give way to any image that must be drawn: a decode too large
+            // for what is left is refused from its header, then tried again without them.
+            releaseSources(toFit: byteBudget + 1, except: id)
+            result = ImageDecoding.decode(asset, maxPixels: max(0, (byteBudget - bytesUsed) / 4))
+        }
+        switch result {
         case .success(let full):
-            let image = Self.kept(full, drawnSize: drawnSize)
-            bytesUsed += image.width * image.height * 4
-            decoded[id] = image
-            if image.width < full.width || image.height < full.height { fullSizes[id] = (full.width, full.height) }
-            return image
+            return keep(id, full, drawnSize: drawnSize)
         case .failure(let error):
             if let outgrown {
                 // The budget, taken meanwhile by other images, no longer holds the full decode:
@@ -124,6 +138,37 @@ final class ImageStore: @unchecked Sendable {
             problems.append("image asset \(id): \(error)")
             decoded[id] = .some(nil)
             return nil
+        }
+    }
+
+    /// Keeps the copy of the full decode `full` to draw at `drawnSize` (under the lock), and
+    /// `full` itself beside a reduced copy when it is small and the budget allows.
+    private func keep(_ id: String, _ full: Image, drawnSize: (width: Double, height: Double)?) -> Image {
+        let image = Self.kept(full, drawnSize: drawnSize)
+        releaseSources(toFit: image.width * image.height * 4, except: id)
+        bytesUsed += image.width * image.height * 4
+        decoded[id] = image
+        guard image.width < full.width || image.height < full.height else {
+            if sources.removeValue(forKey: id) != nil { bytesUsed -= full.width * full.height * 4 }
+            return image
+        }
+        fullSizes[id] = (full.width, full.height)
+        let fullBytes = full.width * full.height * 4
+        if sources[id] == nil, fullBytes <= Self.maxHeldSourceBytes, bytesUsed + fullBytes <= byteBudget {
+            sources[id] = full
+            bytesUsed += fullBytes
+        }
+        return image
+    }
+
+    /// Bytes of the full decodes held beside reduced copies (under the lock).
+    private var heldSourceBytes: Int { sources.values.reduce(0) { $0 + $1.width * $1.height * 4 } }
+
+    /// Drops held full decodes of images other than `id` (under the lock) until `bytes` more
+    /// fit the budget: they only save decoding again, what is drawn comes first.
+    private func releaseSources(toFit bytes: Int, except id: String) {
+        for key in sources.keys.sorted() where key != id && bytesUsed + bytes > byteBudget {
+            if let held = sources.removeValue(forKey: key) { bytesUsed -= held.width * held.height * 4 }
         }
     }
 
