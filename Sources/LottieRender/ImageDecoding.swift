@@ -45,6 +45,13 @@ final class ImageStore: @unchecked Sendable {
     private var keptLevels: [String: Int] = [:]
     /// Images whose decode for a larger copy failed (the budget): their copy is drawn as it is.
     private var pinned: Set<String> = []
+    /// The full decode of a small image (`maxHeldSourceBytes`) kept as a halved copy: a draw
+    /// that needs a larger copy (an image growing on screen, a particle scaling up from nothing)
+    /// halves it again instead of decoding the file again. Counted against the same budget and
+    /// the first thing given up when another image needs the room.
+    private var sources: [String: Image] = [:]
+    /// The largest full decode held beside its halved copy: 1 MiB, a 512×512 image.
+    static let maxHeldSourceBytes = 1 << 20
 
     /// The image of asset `id` to draw under `world` (image layer space to the device), and
     /// its transform: the asset's `w`×`h` box when it has one. Drawn at more than half its
@@ -100,8 +107,14 @@ final class ImageStore: @unchecked Sendable {
         let before = decoded[id] ?? nil
         let freed = (before.map { $0.width * $0.height * 4 } ?? 0)
             + (halvings[id] ?? []).reduce(0) { $0 + $1.width * $1.height * 4 }
-        let maxPixels = max(0, (byteBudget - bytesUsed + freed) / 4)
-        switch ImageDecoding.decode(asset, maxPixels: maxPixels) {
+        var result = sources[id].map { Result<Image, ImageDecoding.Failure>.success($0) }
+            ?? ImageDecoding.decode(asset, maxPixels: max(0, (byteBudget - bytesUsed + freed) / 4))
+        if case .failure = result, sources.contains(where: { $0.key != id }) {
+            // Held full decodes give way to any image that must be drawn.
+            releaseSources(except: id)
+            result = ImageDecoding.decode(asset, maxPixels: max(0, (byteBudget - bytesUsed + freed) / 4))
+        }
+        switch result {
         case .success(let full):
             bytesUsed -= freed
             halvings[id] = nil
@@ -113,6 +126,7 @@ final class ImageStore: @unchecked Sendable {
             decoded[id] = kept
             fullSizes[id] = size
             keptLevels[id] = Self.levels(from: size, to: kept)
+            holdSource(id, full, halved: wanted > 0)
             return true
         case .failure(let error):
             guard before == nil else {
@@ -122,6 +136,25 @@ final class ImageStore: @unchecked Sendable {
             problems.append("image asset \(id): \(error)")
             decoded[id] = .some(nil)
             return false
+        }
+    }
+
+    /// Keeps `full`, the decode of `id`, beside its halved copy when it is small and the budget
+    /// allows (under the lock); gives it back once the decode itself is the copy drawn.
+    private func holdSource(_ id: String, _ full: Image, halved: Bool) {
+        let bytes = full.width * full.height * 4
+        if !halved {
+            if sources.removeValue(forKey: id) != nil { bytesUsed -= bytes }
+        } else if sources[id] == nil, bytes <= Self.maxHeldSourceBytes, bytesUsed + bytes <= byteBudget {
+            sources[id] = full
+            bytesUsed += bytes
+        }
+    }
+
+    /// Drops the held full decodes of images other than `id` (under the lock).
+    private func releaseSources(except id: String) {
+        for key in sources.keys.sorted() where key != id {
+            if let held = sources.removeValue(forKey: key) { bytesUsed -= held.width * held.height * 4 }
         }
     }
 

@@ -53,12 +53,7 @@ public enum PNG {
             }
         }
         guard finished != 0 else { throw PNGError(path: nil, reason: "corrupt PNG data (\(message(image)))") }
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        for i in 0..<(width * height) {
-            let r = UInt32(rgba[i * 4]), g = UInt32(rgba[i * 4 + 1]), b = UInt32(rgba[i * 4 + 2]), a = UInt32(rgba[i * 4 + 3])
-            pixels[i] = a << 24 | ((r * a + 127) / 255) << 16 | ((g * a + 127) / 255) << 8 | ((b * a + 127) / 255)
-        }
-        return Image(width: width, height: height, pixels: pixels)
+        return ImageFile.premultiplied(rgba: rgba, width: width, height: height)
     }
 
     /// PNG bytes of the surface (straight RGBA).

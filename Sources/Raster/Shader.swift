@@ -312,6 +312,37 @@ struct Shader {
             while i < count { sample(i, u); u &+= dx; i += 1 }
             return
         }
+        sampleRowTurned(pixels, w, h, x: x, y: y, dx: dx, dy: dy, sharpen: sharpen, count: count, into: out)
+    }
+
+    /// `sampleRow` for a rotated or sheared image (both coordinates move along the row). Where
+    /// the four neighbours are one colour (the clear surround of a cut-out image, flat areas)
+    /// that colour is the mix whatever the weights (`lerp(a, a, f)` is `a`), so they are not
+    /// computed; `sampleRowTurnedReference`, which a test compares this with, always mixes.
+    static func sampleRowTurned(_ pixels: UnsafePointer<UInt32>, _ w: Int, _ h: Int, x: Int, y: Int, dx: Int, dy: Int,
+                                sharpen: ImageFootprint, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let maxX = (w - 1) << 32, maxY = (h - 1) << 32
+        var u = x, v = y
+        for i in 0..<count {
+            let cu = min(max(u, 0), maxX), cv = min(max(v, 0), maxY)
+            let x0 = cu >> 32, y0 = cv >> 32
+            let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+            let row0 = pixels + y0 * w, row1 = pixels + y1 * w
+            let a = row0[x0], b = row0[x1], c = row1[x0], d = row1[x1]
+            if a == b && c == d && a == c {
+                out[i] = a
+            } else {
+                let fx = sharpen.weightX(cu), fy = sharpen.weightY(cv)
+                out[i] = lerp(lerp(a, b, fx), lerp(c, d, fx), fy)
+            }
+            u &+= dx; v &+= dy
+        }
+    }
+
+    /// `sampleRowTurned` mixing every pixel: the reference.
+    static func sampleRowTurnedReference(_ pixels: UnsafePointer<UInt32>, _ w: Int, _ h: Int, x: Int, y: Int, dx: Int, dy: Int,
+                                         sharpen: ImageFootprint, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let maxX = (w - 1) << 32, maxY = (h - 1) << 32
         var u = x, v = y
         for i in 0..<count {
             let cu = min(max(u, 0), maxX), cv = min(max(v, 0), maxY)
