@@ -21,6 +21,19 @@ final class FramePlanTests: XCTestCase {
 
     /// A renderer that draws every frame on threads from its first (so the plan, not an
     /// earlier one-thread render, evaluates each frame's shapes) draws what one thread draws.
+    /// `frame` drawn by `renderer` into a clear `viewport`-sized surface as two bands cut at row `cut`.
+    static func drawnInTwoBands(_ renderer: AnimationRenderer, frame: Double, matrix: Matrix, viewport: Viewport, cut: Int) -> Surface {
+        var surface = Surface(width: viewport.width, height: viewport.height)
+        let whole = surface.bounds
+        surface.withBands([0..<cut, cut..<surface.height]) { parts in
+            for i in 0..<2 {
+                renderer.drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: .clear, covered: nil, whole: whole,
+                                     band: (i, 2))
+            }
+        }
+        return surface
+    }
+
     func testFramesEvaluatedByThePlanGiveTheSamePixelsAsOneThread() throws {
         try XCTSkipUnless(CorpusPaths.available, "corpus not found")
         var compared = 0
@@ -94,14 +107,7 @@ final class FramePlanTests: XCTestCase {
             banded.threads = 2
             let plan = FramePlan(renderer: banded, frame: frame)
             plan.evaluate(taking: FramePlan.Cursor(), budget: banded.budget)
-            var surface = Surface(width: viewport.width, height: viewport.height)
-            let whole = surface.bounds
-            surface.withBands([0..<55, 55..<120]) { parts in
-                for i in 0..<2 {
-                    banded.drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: .clear, covered: nil, whole: whole,
-                                       band: (i, 2))
-                }
-            }
+            let surface = Self.drawnInTwoBands(banded, frame: frame, matrix: matrix, viewport: viewport, cut: 55)
             XCTAssertEqual(zip(expected.pixels, surface.pixels).filter { $0 != $1 }.count, 0, "progress \(progress)")
             for entry in plan.entries {
                 let shared = try XCTUnwrap(entry.node.shapes(at: entry.frame, budget: banded.budget, counted: false).devicePaths)
@@ -153,14 +159,7 @@ final class FramePlanTests: XCTestCase {
             // No time to evaluate: nothing taken. Then one entry from the back, and no more.
             plan.evaluate(taking: cursor, budget: banded.budget, fromBack: true, seconds: 0)
             XCTAssertEqual(cursor.take(of: plan.entries.count, fromBack: true), plan.entries.count - 1)
-            var surface = Surface(width: viewport.width, height: viewport.height)
-            let whole = surface.bounds
-            surface.withBands([0..<70, 70..<120]) { parts in
-                for i in 0..<2 {
-                    banded.drawCleared(frame: frame, into: &parts[i], matrix: matrix, background: .clear, covered: nil, whole: whole,
-                                       band: (i, 2))
-                }
-            }
+            let surface = Self.drawnInTwoBands(banded, frame: frame, matrix: matrix, viewport: viewport, cut: 70)
             XCTAssertEqual(zip(expected.pixels, surface.pixels).filter { $0 != $1 }.count, 0, "progress \(progress)")
         }
     }
