@@ -13,23 +13,32 @@ import CPixelStores
 extension EdgeSink {
     func addClampedFast(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
         // A line with a non-finite end covers nothing it could say; NaN would trap in Int().
-        guard ax0.isFinite, ay0.isFinite, bx0.isFinite, by0.isFinite else { return }
+        // v − v is 0 for a finite v and NaN otherwise, so one comparison tests the four ends
+        // (four tests of the exponent's bits were a tenth of a short edge's instructions).
+        guard (ax0 - ax0) + (ay0 - ay0) + (bx0 - bx0) + (by0 - by0) == 0 else { return }
         let w = Double(width)
-        var ax = min(max(ax0, 0), w), ay = ay0, bx = min(max(bx0, 0), w), by = by0
+        var ax = Self.clamp(ax0, w), ay = ay0, bx = Self.clamp(bx0, w), by = by0
         guard ay != by else { return }
         var direction: Float = 1
         if ay > by { swap(&ax, &bx); swap(&ay, &by); direction = -1 }
         let top = originY, end = originY + Double(height)
         guard by > top, ay < end else { return }
-        let oy = Int(originY)
-        let dxdy = (bx - ax) / (by - ay)
+        let oy = originRow
         // Both within top...end (the guard above), so the rows convert unchecked.
         let firstRow = Self.floor(max(ay, top)) &- oy
         let endRow = min(height, Self.ceil(min(by, end)) &- oy)
         guard firstRow < endRow else { return }
+        let lastRow = endRow &- 1
+        if firstRow == lastRow, ay >= top, by <= end {
+            // Wholly inside one row (most pieces of a flattened curve): its crossings are its
+            // ends, which is what the general steps below find for it, without the slope.
+            addRow(firstRow, cells + firstRow &* stride, blocks + firstRow &* blocksPerRow, ax, bx, Float(by - ay) * direction, w)
+            return
+        }
+        let dxdy = (bx - ax) / (by - ay)
         // A row's lower crossing is the next row's upper one, computed by the same expression
         // from the edge's ends (as `addClamped` computes both), so it is carried over.
-        let firstTop = Double(firstRow + oy)
+        let firstTop = Double(firstRow &+ oy)
         var upper = max(firstTop, ay)
         var x = upper == ay ? ax : ax + (upper - ay) * dxdy
         // The row's cells and block flags, stepped a row at a time rather than found by two
@@ -39,7 +48,6 @@ extension EdgeSink {
         // Every row but the last ends on its lower border, inside the edge (the border is
         // below ceil(by) - 1 < by): the lower crossing needs no choice with the edge's end.
         var row = firstRow
-        let lastRow = endRow &- 1
         while row < lastRow {
             let lower = Double(row &+ oy &+ 1)
             let xNext = ax + (lower - ay) * dxdy
@@ -101,6 +109,15 @@ extension EdgeSink {
         let i0 = Self.cellIndex(xl)
         let last = Self.cellIndex(xr)
         mark(row: row, flags, first: i0, last: last &+ 1)
+        if last == i0 {
+            // Both crossings in one cell (a steep edge's every row): the cell and the next share
+            // the row by the mid-point, taken from the crossings at once rather than from their
+            // two offsets in the cell (the same value, up to the last bit of a `Float`).
+            let m = Float((xl + xr) * 0.5 - Double(i0))
+            cell[i0] += d * (1 - m)
+            cell[i0 &+ 1] += d * m
+            return
+        }
         if xr - xl < 1e-7 {
             // Upright within a ten-millionth of a pixel: one crossing point.
             let xm = (xl + xr) / 2

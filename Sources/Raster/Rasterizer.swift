@@ -101,7 +101,7 @@ struct Rasterizer {
         cells.withUnsafeMutableBufferPointer { cells in
             let sink = EdgeSink(cells: cells.baseAddress!, rowMin: rowMin.baseAddress!, rowMax: rowMax.baseAddress!,
                                 blocks: blocks.baseAddress!, width: w, height: h, stride: s, blocksPerRow: bpr,
-                                originX: Double(ox), originY: Double(oy), reference: usesReferenceEdges)
+                                originX: Double(ox), originY: Double(oy), originRow: oy, reference: usesReferenceEdges)
             var start = Point.zero, last = Point.zero
             var open = false
             for e in path.elements {
@@ -143,6 +143,8 @@ struct EdgeSink {
     let blocksPerRow: Int
     let originX: Double
     let originY: Double
+    /// `originY` as an integer (the buffer's first device row), so that edges need not convert it.
+    let originRow: Int
     let reference: Bool
 
     /// The area under the clamp ramp: ∫ from -∞ to v of clamp(u, 0, 1) du.
@@ -456,9 +458,15 @@ extension Rasterizer {
     /// are read eight at a time while they are all clear.
     @inline(__always)
     static func nextFlaggedBlock(_ flags: UnsafeMutablePointer<UInt8>, after block: Int, end: Int) -> Int {
-        var next = block + 1
-        while next + 8 <= end, UnsafeRawPointer(flags + next).loadUnaligned(as: UInt64.self) == 0 { next += 8 }
-        while next < end, flags[next] == 0 { next += 1 }
+        var next = block &+ 1
+        // Eight flags a word: the first set one is the word's lowest non-zero byte (flags are
+        // 0 or 1), found by its bit position rather than byte by byte.
+        while next &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(flags + next).loadUnaligned(as: UInt64.self))
+            if word != 0 { return next &+ word.trailingZeroBitCount &>> 3 }
+            next &+= 8
+        }
+        while next < end, flags[next] == 0 { next &+= 1 }
         return next
     }
 
