@@ -214,6 +214,25 @@ extension Coverage {
     }
 }
 
+extension Coverage {
+    /// The end of `alpha[start..<end]` less its last pixels of coverage `value`: the index after
+    /// the last one that differs, or `start` when none does. Eight bytes at a time from the end
+    /// (the highest set bit of a word's difference from eight copies of `value` is in the last
+    /// byte that differs), reading nothing outside `start..<end`.
+    @inline(__always)
+    static func endOfVarying(_ alpha: UnsafePointer<UInt8>, from start: Int, to end: Int, before value: UInt8) -> Int {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var i = end
+        while i &- 8 >= start {
+            let difference = UInt64(littleEndian: UnsafeRawPointer(alpha + (i &- 8)).loadUnaligned(as: UInt64.self)) ^ pattern
+            if difference != 0 { return i &- difference.leadingZeroBitCount &>> 3 }
+            i &-= 8
+        }
+        while i > start, alpha[i &- 1] == value { i &-= 1 }
+        return i
+    }
+}
+
 extension Rasterizer {
     /// Sweeps the accumulated edges into runs added to `builder` (rows below those it holds).
     mutating func append(rule: FillRule, to builder: inout Coverage.Builder) {

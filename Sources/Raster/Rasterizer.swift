@@ -375,6 +375,11 @@ extension Rasterizer {
     /// `alpha[start..<start+count]` filled in. Runs of zero coverage are left out. The inside
     /// of a large shape then costs one call per row, which is what makes full-screen fills
     /// cheap; `sweep` stays the reference, and a test checks that both agree.
+    /// A varying run is only the pixels whose coverage differs from the runs either side: an
+    /// edge block's first pixels that keep the coverage before it (the inside, where a shape's
+    /// far edge crosses a block) stay in that run, and its last ones that already have the
+    /// coverage after it (the inside past a near edge) go with that one, so that they are
+    /// stored or filled with the inside rather than blended pixel by pixel.
     @inline(__always)
     mutating func sweepRuns(rule: FillRule, opacity: Float,
                             constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
@@ -399,19 +404,12 @@ extension Rasterizer {
                     var sum: Float = 0
                     let sumEnd = min(last + 1, w)
                     // The run being gathered: constant (with its coverage) or varying.
-                    var runStart = lo
-                    var runIsVarying = false
-                    var runAlpha: UInt8 = 0
+                    var (runStart, runIsVarying, runAlpha) = (lo, false, UInt8(0))
                     var x = lo
                     while x < sumEnd {
                         let block = x >> 4
                         let blockEnd = min((block &+ 1) << 4, sumEnd)
                         if blocks[flags &+ block] != 0 {
-                            if !runIsVarying {
-                                if runAlpha != 0, x > runStart { constant(py, ox, runStart, x - runStart, runAlpha) }
-                                runStart = x
-                                runIsVarying = true
-                            }
                             if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
                                 Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
@@ -421,16 +419,26 @@ extension Rasterizer {
                                     alpha[i] = Self.byte(Self.fold(sum, rule) * scale)
                                 }
                             }
+                            if !runIsVarying {  // (pixels that keep the coverage before stay in that run)
+                                let first = Coverage.firstNot(runAlpha, in: alpha, from: x, count: blockEnd)
+                                if first < blockEnd {
+                                    if runAlpha != 0, first > runStart { constant(py, ox, runStart, first - runStart, runAlpha) }
+                                    runStart = first
+                                    runIsVarying = true
+                                }
+                            }
                             x = blockEnd
                         } else {
                             let a = Self.byte(Self.fold(sum, rule) * scale)
                             if runIsVarying || a != runAlpha {
-                                if runIsVarying {
-                                    varying(py, ox, runStart, x - runStart, alpha)
+                                var end = x
+                                if runIsVarying {  // (pixels that have the coverage after go with that run)
+                                    end = Coverage.endOfVarying(alpha, from: runStart, to: x, before: a)
+                                    if end > runStart { varying(py, ox, runStart, end - runStart, alpha) }
                                 } else if runAlpha != 0, x > runStart {
                                     constant(py, ox, runStart, x - runStart, runAlpha)
                                 }
-                                runStart = x
+                                runStart = end
                                 runIsVarying = false
                                 runAlpha = a
                             }
@@ -478,8 +486,10 @@ extension Rasterizer {
                           constant: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ a: UInt8) -> Void,
                           varying: (_ y: Int, _ x0: Int, _ start: Int, _ count: Int, _ alpha: UnsafeMutablePointer<UInt8>) -> Void) {
         if runIsVarying {
-            varying(y, x0, runStart, sumEnd - runStart, alpha)
-            if tail != 0 { constant(y, x0, sumEnd, w - sumEnd, tail) }
+            // Its last pixels that have the coverage past the last edge go with that.
+            let end = Coverage.endOfVarying(alpha, from: runStart, to: sumEnd, before: tail)
+            if end > runStart { varying(y, x0, runStart, end - runStart, alpha) }
+            if tail != 0 { constant(y, x0, end, w - end, tail) }
         } else if tail == runAlpha {
             if runAlpha != 0 { constant(y, x0, runStart, (tail != 0 ? w : sumEnd) - runStart, runAlpha) }
         } else {

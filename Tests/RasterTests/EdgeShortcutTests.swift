@@ -96,4 +96,81 @@ final class EdgeShortcutTests: XCTestCase {
             XCTAssertEqual(next, expected, "round \(round)")
         }
     }
+
+    /// Contours of lines and curves over (and past) 160 x 100, `scale` of it in size.
+    func randomPath(_ r: inout Random, scale: Double) -> Path {
+        var path = Path()
+        let (cx, cy) = (r.unit() * 160, r.unit() * 100)
+        path.move(to: Point(cx, cy))
+        for i in 0..<(4 + Int(r.next() % 20)) {
+            let p = Point(cx + (r.unit() * 1.4 - 0.7) * 160 * scale, cy + (r.unit() * 1.4 - 0.7) * 100 * scale)
+            if i % 3 == 0 { path.line(to: p) } else { path.cubic(to: p, control1: Point(r.unit() * 160, r.unit() * 100), control2: p) }
+            if i % 7 == 6 { path.close(); path.move(to: Point(r.unit() * 160, r.unit() * 100)) }
+        }
+        path.close()
+        return path
+    }
+
+    func testTheEndOfAVaryingStretchIsWhereTheByteScanEnds() {
+        var r = Random(state: 9)
+        for round in 0..<5000 {
+            let count = 1 + Int(r.next() % 40)
+            let value: UInt8 = r.next() % 3 == 0 ? 0 : (r.next() % 2 == 0 ? 255 : UInt8(truncatingIfNeeded: r.next()))
+            var alpha = [UInt8](repeating: value, count: count)
+            for _ in 0..<Int(r.next() % 4) { alpha[Int(r.next() % UInt64(count))] = UInt8(truncatingIfNeeded: r.next()) }
+            let start = Int(r.next() % UInt64(count + 1))
+            let end = start + Int(r.next() % UInt64(count - start + 1))
+            var expected = end
+            while expected > start, alpha[expected - 1] == value { expected -= 1 }
+            let found = alpha.withUnsafeBufferPointer { Coverage.endOfVarying($0.baseAddress!, from: start, to: end, before: value) }
+            XCTAssertEqual(found, expected, "round \(round)")
+        }
+    }
+
+    /// `sweepRuns` against `sweep` (the reference, a byte per pixel): the same coverage for every
+    /// pixel, runs in order and disjoint, and every varying run trimmed to the pixels whose
+    /// coverage differs from the pixel before it and the pixel after it (what the runs either side,
+    /// or nothing, give), on random paths under both rules, clipped, in bands.
+    func testRunsGiveTheSweepsCoverageWithVaryingRunsTrimmed() {
+        var r = Random(state: 31)
+        let limit = PixelRect(x0: -4, y0: 2, x1: 150, y1: 90)
+        var trimmedRuns = 0
+        for round in 0..<200 {
+            let path = randomPath(&r, scale: round % 5 == 0 ? 0.1 : 1)
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let expected = coverage(path, rule: rule, limit: limit, reference: false)
+            var got = [UInt8](repeating: 0, count: expected.count)
+            var covered = [Bool](repeating: false, count: expected.count)
+            var varyingRuns: [(y: Int, x: Int, count: Int)] = []
+            var storage = Rasterizer.Storage()
+            Rasterizer.inBands(path, limit: limit, storage: &storage) { rasterizer in
+                rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
+                    for i in 0..<count {
+                        let index = (y - limit.y0) * limit.width + x0 + start + i - limit.x0
+                        XCTAssertFalse(covered[index], "round \(round)")
+                        covered[index] = true
+                        got[index] = a
+                    }
+                }, varying: { y, x0, start, count, alpha in
+                    varyingRuns.append((y, x0 + start, count))
+                    for i in 0..<count {
+                        let index = (y - limit.y0) * limit.width + x0 + start + i - limit.x0
+                        XCTAssertFalse(covered[index], "round \(round)")
+                        covered[index] = true
+                        got[index] = alpha[start + i]
+                    }
+                })
+            }
+            XCTAssertEqual(got, expected, "round \(round)")
+            for run in varyingRuns {
+                let row = (run.y - limit.y0) * limit.width - limit.x0
+                let before = run.x > limit.x0 ? expected[row + run.x - 1] : 0
+                let after = run.x + run.count < limit.x1 ? expected[row + run.x + run.count] : 0
+                XCTAssertNotEqual(expected[row + run.x], before, "round \(round): a varying run starts where the coverage changes")
+                XCTAssertNotEqual(expected[row + run.x + run.count - 1], after, "round \(round): and ends where it changes")
+                if run.count < 16 { trimmedRuns += 1 }
+            }
+        }
+        XCTAssertGreaterThan(trimmedRuns, 1000)
+    }
 }
