@@ -118,30 +118,23 @@ public enum LayerKind: Sendable {
     case unsupported(type: Int)
 }
 
+/// One layer of a composition. Its values live in one shared, never-changed box (see
+/// LayerFields.swift), so that a copy of a layer is one reference, not one for each of its
+/// parts; it is still a value: changing a copy's property boxes the changed values anew.
 public struct Layer: Sendable {
-    public var name: String
-    public var index: Int?
-    public var parent: Int?
-    public var kind: LayerKind
-    public var inPoint: Double
-    public var outPoint: Double
-    public var startTime: Double
-    public var timeStretch: Double
-    public var transform: Transform
-    public var autoOrient: Bool
-    public var hidden: Bool
-    public var blendMode: BlendMode
-    public var masks: [Mask]
-    public var matteMode: MatteMode
-    /// `tp`: the index of the layer that mattes this one, when not simply the one above.
-    public var matteParent: Int?
-    /// `td`: this layer is used as a matte and is not drawn itself.
-    public var isMatteSource: Bool
-    /// Seconds of the precomp's time at each frame of this layer.
-    public var timeRemap: Animated<Double>?
-    public var effects: [Effect]
-    /// `sy`: layer styles.
-    public var styles: [LayerStyle] = []
+    @usableFromInline
+    var box: LayerBox
+
+    init(name: String, index: Int?, parent: Int?, kind: LayerKind, inPoint: Double, outPoint: Double, startTime: Double,
+         timeStretch: Double, transform: Transform, autoOrient: Bool, hidden: Bool, blendMode: BlendMode, masks: [Mask],
+         matteMode: MatteMode, matteParent: Int?, isMatteSource: Bool, timeRemap: Animated<Double>?, effects: [Effect],
+         styles: [LayerStyle] = []) {
+        box = LayerBox(LayerFields(name: name, index: index, parent: parent, kind: kind, inPoint: inPoint, outPoint: outPoint,
+                                   startTime: startTime, timeStretch: timeStretch, transform: transform, autoOrient: autoOrient,
+                                   hidden: hidden, blendMode: blendMode, masks: masks, matteMode: matteMode,
+                                   matteParent: matteParent, isMatteSource: isMatteSource, timeRemap: timeRemap, effects: effects,
+                                   styles: styles))
+    }
 }
 
 public struct ShapeItem: Sendable {

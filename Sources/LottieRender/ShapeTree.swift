@@ -145,16 +145,15 @@ struct ShapeTree {
         var opacity = parentOpacity
         // The group's transform item applies to the whole group wherever it stands in the list.
         for i in items.indices where !items[i].hidden {
-            if case .transform = items[i].kind, let own = Self.groupTransform(of: items.baseAddress! + i, at: frame) {
+            if Self.role(of: items.baseAddress! + i) == .transform,
+               let own = Self.groupTransform(of: items.baseAddress! + i, at: frame) {
                 matrix = own.matrix.concatenating(parent)
                 opacity *= own.opacity
                 break
             }
         }
-        if let repeaterIndex = items.indices.first(where: { i in
-            if case .repeater = items[i].kind, !items[i].hidden { return true }
-            return false
-        }), case .repeater(let repeater) = items[repeaterIndex].kind {
+        if let repeaterIndex = items.indices.first(where: { i in !items[i].hidden && Self.role(of: items.baseAddress! + i) == .repeater }),
+           case .repeater(let repeater) = items[repeaterIndex].kind {
             var scope = repeatItems(UnsafeBufferPointer(rebasing: items[..<repeaterIndex]), repeater, matrix: matrix, opacity: opacity,
                                     depth: depth)
             scope += processItems(UnsafeBufferPointer(rebasing: items[(repeaterIndex + 1)...]), matrix: matrix, opacity: opacity,
@@ -170,15 +169,16 @@ struct ShapeTree {
         for i in items.indices where !items[i].hidden {
             if exhausted { break }
             let item = items.baseAddress! + i
-            // Told apart by case alone; each item's values are bound by the static readers
+            // Told apart by role alone; each item's values are bound by the static readers
             // below: bound here, beside the changes to `self`, each item's whole kind was
-            // copied first (a retain and release for each keyframe array and provider).
-            switch items[i].kind {
+            // copied first (a retain and release for each keyframe array and provider), and
+            // even a switch on the kind in place copied it, to hold it across those changes.
+            switch Self.role(of: item) {
             case .group:
                 scope += process(Self.children(of: item), matrix: matrix, opacity: opacity, depth: depth + 1)
-            case .path, .rectangle, .ellipse, .polystar:
+            case .shape:
                 addNode(Self.geometry(of: item, at: frame), matrix: matrix, to: &scope)
-            case .fill, .stroke, .gradientFill, .gradientStroke:
+            case .style:
                 if spendPaint(), spend(1 + scope.count),
                    var op = StyleEvaluation.drawOp(for: item, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
                     op.jsonPath = item.pointee.jsonPath
@@ -188,14 +188,34 @@ struct ShapeTree {
                 if let t = Self.trim(of: item, at: frame) {
                     applyTrim(start: t.start, end: t.end, offset: t.offset, individually: t.individually, to: scope)
                 }
-            case .twist, .transform, .repeater, .unsupported:
+            case .transform, .repeater, .inert:
                 // The group transform was applied by `process`; a second repeater is handled by recursion.
                 break
-            case .roundedCorners, .puckerBloat, .zigZag, .offsetPath, .merge:
+            case .modifier:
                 scope = modifyItem(item.pointee.kind, scope: scope, matrix: matrix)
             }
         }
         return scope
+    }
+
+    /// What an item does in `processItems`, told apart without its values.
+    private enum Role {
+        case group, shape, style, trim, transform, repeater, modifier, inert
+    }
+
+    /// The role of the item at `item`: a switch with nothing bound and nothing changed while
+    /// it runs, so that the kind is read in place, not copied.
+    private static func role(of item: UnsafePointer<ShapeItem>) -> Role {
+        switch item.pointee.kind {
+        case .group: return .group
+        case .path, .rectangle, .ellipse, .polystar: return .shape
+        case .fill, .stroke, .gradientFill, .gradientStroke: return .style
+        case .trim: return .trim
+        case .transform: return .transform
+        case .repeater: return .repeater
+        case .roundedCorners, .puckerBloat, .zigZag, .offsetPath, .merge: return .modifier
+        case .twist, .unsupported: return .inert
+        }
     }
 
     /// The items of the group item at `item`.

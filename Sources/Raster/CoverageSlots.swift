@@ -116,9 +116,16 @@ public final class CoverageSlots: @unchecked Sendable {
         // Only the latest swept shape of a place is remembered (a limit narrowed to the
         // paint's reach moves with the shape: one it overlaps is the same place); its path
         // counts against the byte limit.
-        for (i, entry) in slot.entries.enumerated().reversed()
-        where entry.coverage == nil && !entry.key.limit.intersection(key.limit).isEmpty {
-            bytes -= slot.entries.remove(at: i).size
+        // Walked by index, latest first (removing one leaves those before it in place): walked
+        // as `enumerated().reversed()`, the entries were copied into a new array (a retain of
+        // each key's path and coverage), and each removal then copied the slot's own array,
+        // which that walk still held, every frame of every shape that keeps changing.
+        var i = slot.entries.count
+        while i > 0 {
+            i -= 1
+            if slot.entries[i].coverage == nil && !slot.entries[i].key.limit.intersection(key.limit).isEmpty {
+                bytes -= slot.entries.remove(at: i).size
+            }
         }
         let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
         if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: &slot, bytes: &bytes) }
