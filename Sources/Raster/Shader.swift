@@ -243,7 +243,11 @@ struct Shader {
                     while j < count, index(j) != endEntry { j += 1 }
                     while j > i + 1, index(j - 1) == endEntry { j -= 1 }
                 }
-                for p in i..<j { out[p] = lut[index(p)] }
+                if LinearSpans.enabled {  // the lanes; the loop below is their reference
+                    LinearSpans.ramp(lut, t0: t0, dt: dt, from: i, to: j, into: out)
+                } else {
+                    for p in i..<j { out[p] = lut[index(p)] }
+                }
                 i = j
                 continue
             }

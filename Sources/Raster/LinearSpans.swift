@@ -1,0 +1,62 @@
+/// Linear gradient colours along the ramp of a row (the pixels whose table entry is neither
+/// end's), eight pixels at a time in `Double` lanes: the fast path of `Shader.linearRowSteep`,
+/// whose pixel-by-pixel loop is the reference.
+///
+/// The lanes do the reference's arithmetic operation for operation, so the entries are the
+/// same to the bit (a test compares them): position t = t0 + i·dt with i an exact integer
+/// (the lanes' i step by 8, exact below 2⁵³), then u = t·255 + 0.5. Inside the ramp t lies
+/// in 0...1 (an entry other than 0 and 255 needs it), so the reference's clamp does nothing
+/// and is left out. The reference truncates u (≥ 1 there) to an integer; the lanes round it
+/// to the nearest with the 2⁵² trick (u + 2⁵² is an integer whose low bits are the rounded u)
+/// and take one off where that rounded up (u less the rounded value is negative, read from
+/// its sign bit), which is the floor, with no conversion instruction SSE2 lacks.
+enum LinearSpans {
+    typealias Values = SIMD8<Double>
+    typealias Lanes = SIMD8<UInt64>
+
+    /// Whether `Shader.linearRowSteep` takes the lanes: not in an unoptimized build, where
+    /// every lane operation is a call and the scalar reference is faster (the tests call
+    /// `ramp` itself).
+    static var enabled: Bool {
+        #if DEBUG
+        return false
+        #else
+        return true
+        #endif
+    }
+
+    /// `out[p] = lut[lutIndex(t0 + p·dt)]` for p in start..<end, where every such entry is
+    /// known to be neither 0 nor 255 (positions t in 0...1). Table indices are masked to
+    /// 0...255, so even a caller breaking that promise reads inside a 256-entry table.
+    static func ramp(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, from start: Int, to end: Int,
+                     into out: UnsafeMutablePointer<UInt32>) {
+        guard lut.count >= 256, let table = lut.baseAddress else {
+            for p in start..<max(start, end) { out[p] = lut[Shader.lutIndex(t0 + Double(p) * dt)] }
+            return
+        }
+        let magic = Values(repeating: 4_503_599_627_370_496)  // 2⁵²
+        let (steps, origin) = (Values(repeating: dt), Values(repeating: t0))
+        var n = Values(0, 1, 2, 3, 4, 5, 6, 7) + Double(start)
+        var p = start
+        while p &+ 8 <= end {
+            let index = indices(n, steps, origin, magic)
+            for lane in 0..<8 { out[p &+ lane] = table[Int(truncatingIfNeeded: index[lane])] }
+            n += 8
+            p &+= 8
+        }
+        guard p < end else { return }
+        let index = indices(n, steps, origin, magic)
+        for lane in 0..<(end &- p) { out[p &+ lane] = table[Int(truncatingIfNeeded: index[lane])] }
+    }
+
+    /// The table entries of positions t0 + n·dt (see the type's comment), masked to 0...255.
+    @inline(__always)
+    private static func indices(_ n: Values, _ steps: Values, _ origin: Values, _ magic: Values) -> Lanes {
+        let t = n * steps + origin
+        let u = t * 255 + 0.5
+        let rounded = u + magic
+        let below = u - (rounded - magic)  // negative where rounding went up
+        let floor = unsafeBitCast(rounded, to: Lanes.self) &- (unsafeBitCast(below, to: Lanes.self) &>> 63)
+        return floor & Lanes(repeating: 0xff)
+    }
+}

@@ -1,0 +1,56 @@
+@testable import Raster
+import XCTest
+
+/// `LinearSpans.ramp` (the lanes `Shader.linearRowSteep` takes in an optimized build) against
+/// the per-pixel reference, to the bit: random gradients, directions, steps and row starts,
+/// and steps that are powers of two, whose positions land exactly on entry boundaries (u an
+/// integer, where rounding and truncation part).
+final class LinearSpanTests: XCTestCase {
+    func testRampMatchesThePerPixelReferenceExactly() {
+        var r = FastPathTests.Random(state: 7)
+        let lut = (0..<256).map { _ in UInt32(truncatingIfNeeded: r.next() &* 2_654_435_761) }
+        var fast = [UInt32](repeating: 0, count: 1300), reference = fast
+        lut.withUnsafeBufferPointer { lut in
+            for round in 0..<3000 {
+                let count = 1 + Int(r.next() % 1200)
+                let sign = r.next() % 2 == 0 ? 1.0 : -1.0
+                let dt: Double
+                if round % 3 == 0 {
+                    dt = sign * Double(sign: .plus, exponent: -Int(r.next() % 12) - 1, significand: 1)
+                } else {
+                    dt = sign * (0.0002 + r.unit() * 0.05)
+                }
+                let t0 = round % 3 == 0 ? Double(Int(r.next() % 64)) / 64 - 0.5 : r.unit() * 1.4 - 0.2
+                // The reference row, then the ramp: the pixels whose entry is neither end's.
+                for p in 0..<count { reference[p] = lut[Shader.lutIndex(t0 + Double(p) * dt)] }
+                let inside = (0..<count).filter { (1...254).contains(Shader.lutIndex(t0 + Double($0) * dt)) }
+                guard let first = inside.first, let last = inside.last else { continue }
+                XCTAssertEqual(inside.count, last - first + 1)
+                // Any sub-range of the ramp, as a row's span may start anywhere in it.
+                let start = first + Int(r.next() % UInt64(last - first + 1))
+                let end = start + Int(r.next() % UInt64(last - start + 2))
+                fast.withUnsafeMutableBufferPointer { fast in
+                    LinearSpans.ramp(lut, t0: t0, dt: dt, from: start, to: end, into: fast.baseAddress!)
+                }
+                XCTAssertEqual(fast[start..<end], reference[start..<end], "round \(round): t0 \(t0) dt \(dt) \(start)..<\(end)")
+            }
+        }
+    }
+
+    /// The position arithmetic of the lanes on its own, at every table boundary: u exactly
+    /// k and just either side of it.
+    func testFloorAtEveryEntryBoundary() {
+        let lut = (0..<256).map { UInt32($0) }
+        var out = [UInt32](repeating: 0, count: 3)
+        lut.withUnsafeBufferPointer { lut in
+            for k in 1...254 {
+                let t = (Double(k) - 0.5) / 255
+                for t0 in [t.nextDown, t, t.nextUp] {
+                    out.withUnsafeMutableBufferPointer { LinearSpans.ramp(lut, t0: t0, dt: 0, from: 0, to: 3, into: $0.baseAddress!) }
+                    let expected = UInt32(Shader.lutIndex(t0))
+                    XCTAssertEqual(out, [expected, expected, expected], "t0 \(t0)")
+                }
+            }
+        }
+    }
+}
