@@ -60,3 +60,51 @@ enum LinearSpans {
         return floor & Lanes(repeating: 0xff)
     }
 }
+
+extension LinearSpans {
+    /// `ramp` for a gradient whose entries are several pixels wide: the pixels sharing an
+    /// entry form one stretch (positions are monotonic along a row), found from the entry's
+    /// boundary and checked against the per-pixel rule (`entry`, the same bits as the
+    /// reference's index there), then filled at once. The same promise as `ramp`: every
+    /// entry of start..<end is neither 0 nor 255, with t0 and dt finite.
+    static func stretches(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, from start: Int, to end: Int,
+                          into out: UnsafeMutablePointer<UInt32>) {
+        guard lut.count >= 256, let table = lut.baseAddress, start < end else {
+            for p in start..<max(start, end) { out[p] = lut[Shader.lutIndex(t0 + Double(p) * dt)] }
+            return
+        }
+        // The guesses below need not be exact (they are checked), so no division per stretch.
+        let inverseDt = dt != 0 ? 1 / dt : 0, half = dt > 0 ? 0.5 : -0.5
+        var i = start
+        var k = entry(i, t0, dt)
+        while i < end {
+            var j = end, after = k  // the stretch's end and, when j < end, entry(j)
+            if dt != 0 {
+                // Where the entry after k (in the direction of travel) starts.
+                let guess = ((Double(k) + half) * (1.0 / 255) - t0) * inverseDt + 1
+                j = guess.isFinite ? Int(min(max(guess, Double(i &+ 1)), Double(end))) : i &+ 1
+                after = j < end ? entry(j, t0, dt) : k
+                while j < end, after == k { j &+= 1; after = j < end ? entry(j, t0, dt) : k }
+                while j > i &+ 1 {
+                    let before = entry(j &- 1, t0, dt)
+                    if before == k { break }
+                    j &-= 1
+                    after = before
+                }
+            }
+            PixelStores.fill(out + i, with: table[k], count: j &- i)
+            i = j
+            k = after
+        }
+    }
+
+    /// The reference's table index of pixel p where it is neither end's (the clamp does
+    /// nothing there): `indices` for one pixel, masked to 0...255.
+    @inline(__always) static func entry(_ p: Int, _ t0: Double, _ dt: Double) -> Int {
+        let magic = 4_503_599_627_370_496.0
+        let u = (Double(p) * dt + t0) * 255 + 0.5
+        let rounded = u + magic
+        let below = u - (rounded - magic)
+        return Int(truncatingIfNeeded: (rounded.bitPattern &- (below.bitPattern >> 63)) & 0xff)
+    }
+}

@@ -6,7 +6,7 @@ import XCTest
 /// and steps that are powers of two, whose positions land exactly on entry boundaries (u an
 /// integer, where rounding and truncation part).
 final class LinearSpanTests: XCTestCase {
-    func testRampMatchesThePerPixelReferenceExactly() {
+    func testRampAndStretchesMatchThePerPixelReferenceExactly() {
         var r = FastPathTests.Random(state: 7)
         let lut = (0..<256).map { _ in UInt32(truncatingIfNeeded: r.next() &* 2_654_435_761) }
         var fast = [UInt32](repeating: 0, count: 1300), reference = fast
@@ -33,6 +33,39 @@ final class LinearSpanTests: XCTestCase {
                     LinearSpans.ramp(lut, t0: t0, dt: dt, from: start, to: end, into: fast.baseAddress!)
                 }
                 XCTAssertEqual(fast[start..<end], reference[start..<end], "round \(round): t0 \(t0) dt \(dt) \(start)..<\(end)")
+                fast.withUnsafeMutableBufferPointer { fast in
+                    LinearSpans.stretches(lut, t0: t0, dt: dt, from: start, to: end, into: fast.baseAddress!)
+                }
+                XCTAssertEqual(fast[start..<end], reference[start..<end], "stretches, round \(round): t0 \(t0) dt \(dt)")
+            }
+        }
+    }
+
+    /// Whole rows through `Shader.linearRowSteep` with the lanes on (as an optimized build
+    /// runs every linear row: padded ends, then the ramp in stretches or in lanes) against
+    /// the per-pixel reference, to the bit, from steep to nearly flat gradients.
+    func testRowsWithTheLanesMatchThePerPixelReferenceExactly() {
+        var r = FastPathTests.Random(state: 23)
+        let lut = (0..<256).map { _ in UInt32(truncatingIfNeeded: r.next() &* 2_654_435_761) }
+        var fast = [UInt32](repeating: 0, count: 2100), reference = fast
+        lut.withUnsafeBufferPointer { lut in
+            for round in 0..<3000 {
+                let count = 1 + Int(r.next() % 2000)
+                let sign = r.next() % 2 == 0 ? 1.0 : -1.0
+                let widths = [0.3, 1, 3, 7.9, 8.1, 12, 40, 300, 1e5]  // pixels per entry
+                var dt = sign / (255 * widths[round % widths.count] * (0.8 + 0.4 * r.unit()))
+                if round % 5 == 0 { dt = sign * Double(sign: .plus, exponent: -Int(r.next() % 14) - 1, significand: 1) }
+                let t0 = round % 5 == 0 ? Double(Int(r.next() % 128)) / 64 - 0.5 : r.unit() * 3 - 1
+                fast.withUnsafeMutableBufferPointer {
+                    Shader.linearRowSteep(lut, t0: t0, dt: dt, count: count, into: $0.baseAddress!, lanes: true)
+                }
+                reference.withUnsafeMutableBufferPointer { Shader.linearRowReference(lut, t0: t0, dt: dt, count: count, into: $0.baseAddress!) }
+                XCTAssertEqual(fast[0..<count], reference[0..<count], "round \(round): t0 \(t0) dt \(dt) count \(count)")
+            }
+            for (t0, dt) in [(0.5, 0.0), (-3, 0.0), (3, 0.0), (-1e300, 1e300), (0.2, -1e-300), (0.3, 1e-310)] {
+                fast.withUnsafeMutableBufferPointer { Shader.linearRowSteep(lut, t0: t0, dt: dt, count: 40, into: $0.baseAddress!, lanes: true) }
+                reference.withUnsafeMutableBufferPointer { Shader.linearRowReference(lut, t0: t0, dt: dt, count: 40, into: $0.baseAddress!) }
+                XCTAssertEqual(fast[0..<40], reference[0..<40], "t0 \(t0) dt \(dt)")
             }
         }
     }
