@@ -62,18 +62,59 @@ enum LinearSpans {
 }
 
 extension LinearSpans {
-    /// `ramp` for a gradient whose entries are several pixels wide: the pixels sharing an
-    /// entry form one stretch (positions are monotonic along a row), found from the entry's
-    /// boundary and checked against the per-pixel rule (`entry`, the same bits as the
-    /// reference's index there), then filled at once. The same promise as `ramp`: every
-    /// entry of start..<end is neither 0 nor 255, with t0 and dt finite.
+    /// `ramp` for a gradient whose entries are more than eight pixels wide (|dt|·255·8 < 1):
+    /// the pixels sharing an entry form one stretch (positions are monotonic along a row),
+    /// filled at once. The same promise as `ramp`: every entry of start..<end is neither 0
+    /// nor 255, with t0 and dt finite.
+    ///
+    /// Entry k's stretch ends at the first pixel past X = ((k ± 0.5)/255 − t0)/dt, where the
+    /// exact position crosses into the next entry. The reference's rounding moves its u =
+    /// t·255 + 0.5 by less than 2⁻⁴⁰·(1 + |t0|) (a few ulps of 256, with room), so a pixel
+    /// more than that over 255·|dt| from X has the entry its side of X says; X itself is
+    /// computed within 2⁻⁴⁰·(|X| + (1 + |t0|)/|dt|). When X's fraction keeps clear of both
+    /// margins, the stretch ends at ⌊X⌋ + 1 with no pixel evaluated, and the next entry is
+    /// k ± 1 (a step moves u by under 1/8). Otherwise (X within a hair of a pixel, or far
+    /// before the stretch) the end is found and checked against the per-pixel rule (`entry`).
     static func stretches(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, from start: Int, to end: Int,
                           into out: UnsafeMutablePointer<UInt32>) {
         guard lut.count >= 256, let table = lut.baseAddress, start < end else {
             for p in start..<max(start, end) { out[p] = lut[Shader.lutIndex(t0 + Double(p) * dt)] }
             return
         }
-        // The guesses below need not be exact (they are checked), so no division per stretch.
+        guard dt != 0, abs(dt) * 255 * 8 < 1 else {
+            if dt == 0 { PixelStores.fill(out + start, with: table[entry(start, t0, dt)], count: end &- start) }
+            else { checkedStretches(table, t0: t0, dt: dt, from: start, to: end, into: out) }
+            return
+        }
+        let inverseDt = 1 / dt, half = dt > 0 ? 0.5 : -0.5, direction = dt > 0 ? 1 : -1
+        let reach = Double(max(abs(start), abs(end)) &+ 2)
+        let margin = 0x1p-40 * ((1 + abs(t0)) * abs(inverseDt) + reach)
+        guard margin < 0.25, reach < 0x1p40 else { return checkedStretches(table, t0: t0, dt: dt, from: start, to: end, into: out) }
+        let magic = 6_755_399_441_055_744.0  // 1.5·2⁵²: x + it − it is x rounded to an integer (|x| < 2⁵¹)
+        var i = start
+        var k = entry(i, t0, dt)
+        while i < end {
+            let x = ((Double(k) + half) * (1.0 / 255) - t0) * inverseDt
+            if x >= Double(end) + 1, x < 0x1p30 {  // past the ramp by a pixel and more: k to its end
+                return PixelStores.fill(out + i, with: table[k], count: end &- i)
+            }
+            var whole = (x + magic) - magic
+            if whole > x { whole -= 1 }
+            let fraction = x - whole
+            guard abs(x) < reach, fraction > margin, fraction < 1 - margin, whole >= Double(i) else {
+                return checkedStretches(table, t0: t0, dt: dt, from: i, to: end, into: out)
+            }
+            let j = min(Int(whole) &+ 1, end)
+            PixelStores.fill(out + i, with: table[k], count: j &- i)
+            i = j
+            k &+= direction
+        }
+    }
+
+    /// `stretches` with each stretch's end found from a guess and checked pixel by pixel
+    /// (`entry`): the way when the guess cannot be trusted outright.
+    static func checkedStretches(_ table: UnsafePointer<UInt32>, t0: Double, dt: Double, from start: Int, to end: Int,
+                                 into out: UnsafeMutablePointer<UInt32>) {
         let inverseDt = dt != 0 ? 1 / dt : 0, half = dt > 0 ? 0.5 : -0.5
         var i = start
         var k = entry(i, t0, dt)

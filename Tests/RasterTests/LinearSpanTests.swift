@@ -16,7 +16,9 @@ final class LinearSpanTests: XCTestCase {
                 let sign = r.next() % 2 == 0 ? 1.0 : -1.0
                 let dt: Double
                 if round % 3 == 0 {
-                    dt = sign * Double(sign: .plus, exponent: -Int(r.next() % 12) - 1, significand: 1)
+                    dt = sign * Double(sign: .plus, exponent: -Int(r.next() % 16) - 1, significand: 1)
+                } else if round % 3 == 1 {
+                    dt = sign * (1e-6 + r.unit() * 0.0005)  // entries from 8 to 4000 pixels wide
                 } else {
                     dt = sign * (0.0002 + r.unit() * 0.05)
                 }
