@@ -105,10 +105,24 @@ extension LinearSpans {
                 return checkedStretches(table, t0: t0, dt: dt, from: i, to: end, into: out)
             }
             let j = min(Int(whole) &+ 1, end)
-            PixelStores.fill(out + i, with: table[k], count: j &- i)
+            fillAhead(out, from: i, to: j, end: end, with: table[k])
             i = j
             k &+= direction
         }
+    }
+
+    /// Pixels i..<j of a ramp ending at `end` take `color`: four at a time, the last four
+    /// running up to three pixels past j when that stays before `end` (the stretches after
+    /// this one store over them), so a short stretch is a store or three with no tail loop.
+    @inline(__always)
+    static func fillAhead(_ out: UnsafeMutablePointer<UInt32>, from i: Int, to j: Int, end: Int, with color: UInt32) {
+        guard j &+ 3 < end else { return PixelStores.fill(out + i, with: color, count: j &- i) }
+        let four = SIMD4<UInt32>(repeating: color)
+        var p = i
+        repeat {
+            UnsafeMutableRawPointer(out + p).storeBytes(of: four, as: SIMD4<UInt32>.self)
+            p &+= 4
+        } while p < j
     }
 
     /// `stretches` with each stretch's end found from a guess and checked pixel by pixel
