@@ -185,7 +185,10 @@ struct Shader {
     /// entry form one stretch: each stretch's end is found from the entry's boundary and
     /// checked against the per-pixel rule, and the stretch is filled at once. A gradient
     /// that changes entry at nearly every pixel, or a position that is not finite, goes
-    /// pixel by pixel (`linearRowReference`, which a test compares this with).
+    /// pixel by pixel (`linearRowReference`, which a test compares this with). An optimized
+    /// build sends every finite row to `linearRowSteep` with the lanes instead (its ramp in
+    /// `LinearSpans.stretches` or `LinearSpans.ramp`): the loop below is then the path of an
+    /// unoptimized build, where lane arithmetic is calls.
     static func linearRow(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
                           into out: UnsafeMutablePointer<UInt32>) {
         let end = t0 + Double(count) * dt
