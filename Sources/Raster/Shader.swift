@@ -185,13 +185,19 @@ struct Shader {
     /// entry form one stretch: each stretch's end is found from the entry's boundary and
     /// checked against the per-pixel rule, and the stretch is filled at once. A gradient
     /// that changes entry at nearly every pixel, or a position that is not finite, goes
-    /// pixel by pixel (`linearRowReference`, which a test compares this with).
+    /// pixel by pixel (`linearRowReference`, which a test compares this with). An optimized
+    /// build sends every finite row to `linearRowSteep` with the lanes instead (its ramp in
+    /// `LinearSpans.stretches` or `LinearSpans.ramp`): the loop below is then the path of an
+    /// unoptimized build, where lane arithmetic is calls.
     static func linearRow(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
                           into out: UnsafeMutablePointer<UInt32>) {
         let end = t0 + Double(count) * dt
         // Stretches pay when they are long: below about eight pixels an entry, pixel by pixel
         // is as fast (measured: at four, fewer instructions but more mispredicted branches).
         guard t0.isFinite, dt.isFinite, end.isFinite else { return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out) }
+        // With the lanes, the padded ends and the ramp are found as for a steep gradient, and
+        // the ramp's stretches with no clamps or range checks (`LinearSpans.stretches`).
+        if LinearSpans.enabled { return linearRowSteep(lut, t0: t0, dt: dt, count: count, into: out) }
         guard abs(dt) * 255 * 8 < 1 else { return linearRowSteep(lut, t0: t0, dt: dt, count: count, into: out) }
         @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
         // The guesses below need not be exact (they are checked), so no division is needed.
@@ -226,8 +232,10 @@ struct Shader {
     /// pixel by pixel, but for the stretches beyond either end, where the end colours are
     /// padded (a shimmer's band crossing a shape leaves most of the shape there). Each such
     /// stretch is found as the stretch loop finds one and filled at once.
+    /// With `lanes` (the default in an optimized build) the ramp goes to `LinearSpans`: in
+    /// stretches when entries are wider than eight pixels, else eight pixels at a time.
     static func linearRowSteep(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
-                               into out: UnsafeMutablePointer<UInt32>) {
+                               into out: UnsafeMutablePointer<UInt32>, lanes: Bool = LinearSpans.enabled) {
         @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
         var i = 0
         while i < count {
@@ -243,7 +251,13 @@ struct Shader {
                     while j < count, index(j) != endEntry { j += 1 }
                     while j > i + 1, index(j - 1) == endEntry { j -= 1 }
                 }
-                for p in i..<j { out[p] = lut[index(p)] }
+                if lanes, abs(dt) * 255 * 8 < 1 {
+                    LinearSpans.stretches(lut, t0: t0, dt: dt, from: i, to: j, into: out)
+                } else if lanes {  // the lanes; the loop below is their reference
+                    LinearSpans.ramp(lut, t0: t0, dt: dt, from: i, to: j, into: out)
+                } else {
+                    for p in i..<j { out[p] = lut[index(p)] }
+                }
                 i = j
                 continue
             }
