@@ -60,21 +60,19 @@ extension Surface {
         // gradient is opaque: from the least coverage that gives it (256: none).
         var from = 256
         if shader.isOpaqueGradient { from = (1...255).first { (o * UInt32($0) + 127) / 255 == 255 } ?? 256 }
-        var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
-        alpha.withUnsafeMutableBufferPointer { alpha in
-            colors.withUnsafeMutableBufferPointer { colors in
-                let (a, c) = (alpha.baseAddress!, colors.baseAddress!)
-                overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
-                    for run in runs {
-                        let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
-                        if run.offset < 0 {
-                            Self.paintConstantRun(row + x, y: y, x: x, count: count, value: run.value, colors: c, shader: shader, opacity: o)
-                            continue
-                        }
-                        a.update(from: bytes + Int(run.offset), count: count)
-                        Self.blendRow(row + x, y: y, x: x, count: count, alpha: a, colors: c, shader: shader, opacity: o, clip: nil)
+        colors.withUnsafeMutableBufferPointer { colors in
+            let c = colors.baseAddress!
+            overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
+                for run in runs {
+                    let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
+                    if run.offset < 0 {
+                        Self.paintConstantRun(row + x, y: y, x: x, count: count, value: run.value, colors: c, shader: shader, opacity: o)
+                        continue
                     }
+                    // No clip: `blendRow` only reads the coverage, in place.
+                    Self.blendRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
+                                  colors: c, shader: shader, opacity: o, clip: nil)
                 }
             }
         }

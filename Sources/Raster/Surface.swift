@@ -360,14 +360,19 @@ public struct Surface: @unchecked Sendable {
                                                       count: count, value: run.value, colors: colors.baseAddress!, shader: shader, opacity: o)
                                 continue
                             }
+                            // `blendRow` writes its coverage only to scale it by a clip mask:
+                            // without one, the coverage's own bytes are read in place, not copied.
+                            var runAlpha = alpha.baseAddress!
                             if run.offset < 0 {
-                                alpha.baseAddress!.update(repeating: run.value, count: count)
+                                runAlpha.update(repeating: run.value, count: count)
+                            } else if clipMask == nil {
+                                runAlpha = UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset))
                             } else {
-                                alpha.baseAddress!.update(from: bytes.baseAddress! + Int(run.offset), count: count)
+                                runAlpha.update(from: bytes.baseAddress! + Int(run.offset), count: count)
                             }
                             let (x, y) = (Int(run.x), Int(run.y))
                             Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
-                                          alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o,
+                                          alpha: runAlpha, colors: colors.baseAddress!, shader: shader, opacity: o,
                                           clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
                         }
                     }
