@@ -79,7 +79,20 @@ size_t buoy_blend_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *covera
         const __m256i d = _mm256_loadu_si256((const __m256i *)(dst + i));
         _mm256_storeu_si256((__m256i *)(dst + i), over(full ? s : scale(s, a), d));
     }
-    return i;
+    if (i == count || count < 8) return i;
+    // The tail as one more block over the last eight pixels, as SpanKernels.blend ends: the
+    // lanes painted already get no alpha, which leaves them as they are.
+    const size_t start = count - 8;
+    const uint64_t fresh = UINT64_MAX << (8 * (i - start));
+    __m256i a = _mm256_and_si256(opacity, widen(fresh));
+    if (coverage) {
+        const __m256i bytes = widen(load8(coverage + start) & fresh);
+        a = o == 255 ? bytes : mul255(opacity, bytes);
+    }
+    const __m256i s = _mm256_loadu_si256((const __m256i *)(src + start));
+    const __m256i d = _mm256_loadu_si256((const __m256i *)(dst + start));
+    _mm256_storeu_si256((__m256i *)(dst + start), over(scale(s, a), d));
+    return count;
 }
 
 __attribute__((target("avx2")))

@@ -37,14 +37,18 @@ extension Surface {
     /// of `settleClear()` then `paintRuns`.
     mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) {
         let shades = ConstantShades(color: color, over: clearValue)
-        // Every constant run is one stored value: none needs the clear under it.
-        overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
-            for run in runs {
-                let x = Int(run.x), count = Int(run.count)
-                if run.offset < 0 {
-                    PixelStores.fill(row + x, with: shades.value(run.value), count: count)
-                } else {
-                    SpanKernels.paintSolid(row + x, color: color, coverage: bytes + Int(run.offset), count: count)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
+            // The edge pixels of many short runs take their shade from a table (`SolidShades`).
+            let edgeShades = SolidShades.table(table.baseAddress!, color: color, runs: coverage.runs.count)
+            // Every constant run is one stored value: none needs the clear under it.
+            overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
+                for run in runs {
+                    let x = Int(run.x), count = Int(run.count)
+                    if run.offset < 0 {
+                        PixelStores.fill(row + x, with: shades.value(run.value), count: count)
+                    } else {
+                        SpanKernels.paintSolid(row + x, color: color, shades: edgeShades, coverage: bytes + Int(run.offset), count: count)
+                    }
                 }
             }
         }

@@ -387,6 +387,9 @@ public struct Surface: @unchecked Sendable {
         let opaque = color >> 24 == 255
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in coverage.runs.withUnsafeBufferPointer { runs in
+              withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
+                // The edge pixels of many short runs take their shade from a table (`SolidShades`).
+                let shades = SolidShades.table(table.baseAddress!, color: color, runs: runs.count)
                 for k in 0..<runs.count {
                     let run = runs[k]
                     // Runs lie within the surface (rasterized within its bounds): no overflow.
@@ -397,7 +400,7 @@ public struct Surface: @unchecked Sendable {
                     }
                     let count = Int(run.count)
                     if run.offset >= 0 {
-                        Self.blendSolid(color, row, UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)), 0, count)
+                        SpanKernels.paintSolid(row, color: color, shades: shades, coverage: bytes.baseAddress! + Int(run.offset), count: count)
                         continue
                     }
                     let a = run.value
@@ -408,6 +411,7 @@ public struct Surface: @unchecked Sendable {
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
                     SpanKernels.paintOverSolid(row, color: src, count: count)
                 }
+              }
             }}
         }
     }

@@ -3,9 +3,9 @@
 // Raster's source-over span kernels (Sources/Raster/SpanKernels.swift) in 256-bit lanes, for
 // x86-64 CPUs that have AVX2: eight pixels in one register where the baseline target's
 // 128-bit lanes need two for everything. The arithmetic is SpanKernels' to the bit
-// (SpanKernelTests runs both on random spans). Each call paints the whole blocks of eight
-// pixels from the start of the span and returns how many pixels it painted; the caller
-// paints the rest. Chosen at run time (`buoy_cpu_has_avx2`); elsewhere they paint nothing.
+// (SpanTailTests runs both on random spans). Each call paints the blocks of eight pixels
+// from the start of the span and returns how many pixels it painted; the caller paints the
+// rest. Chosen at run time (`buoy_cpu_has_avx2`); elsewhere they paint nothing.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +14,7 @@
 int buoy_cpu_has_avx2(void);
 
 // SpanKernels.blend: dst[i] = src[i] scaled by opacity·coverage[i]/255 (coverage NULL: 255) over dst[i].
+// A span of eight or more is painted whole, its tail as one more block over its last eight.
 size_t buoy_blend_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *coverage, uint32_t opacity, size_t count);
 
 // SpanKernels.blendSolid: dst[i] = color scaled by coverage[i]/255 over dst[i].
