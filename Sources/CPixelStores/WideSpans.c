@@ -96,6 +96,25 @@ size_t buoy_blend_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *covera
 }
 
 __attribute__((target("avx2")))
+void buoy_blend_short_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *coverage, uint32_t o, size_t count) {
+    // Masked loads and stores touch only the span's lanes (no read or write past it, which
+    // could be another band's pixels or past the buffer); the other lanes get no alpha.
+    const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i opacity = _mm256_set1_epi32((int)o);
+    __m256i a = _mm256_and_si256(opacity, mask);
+    if (coverage) {
+        uint64_t bytes = 0;
+        for (size_t k = 0; k < count; k++) bytes |= (uint64_t)coverage[k] << (8 * k);
+        if (bytes == 0) return;
+        a = o == 255 ? widen(bytes) : mul255(opacity, widen(bytes));
+    }
+    const __m256i s = _mm256_maskload_epi32((const int *)src, mask);
+    if (_mm256_testz_si256(s, s)) return;
+    const __m256i d = _mm256_maskload_epi32((const int *)dst, mask);
+    _mm256_maskstore_epi32((int *)dst, mask, over(scale(s, a), d));
+}
+
+__attribute__((target("avx2")))
 size_t buoy_blend_solid_avx2(uint32_t *dst, uint32_t color, const uint8_t *coverage, size_t count) {
     const int opaque = color >> 24 == 255;
     const __m256i c = _mm256_set1_epi32((int)color);
@@ -130,6 +149,10 @@ size_t buoy_blend_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *covera
 size_t buoy_blend_solid_avx2(uint32_t *dst, uint32_t color, const uint8_t *coverage, size_t count) {
     (void)dst; (void)color; (void)coverage; (void)count;
     return 0;
+}
+
+void buoy_blend_short_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *coverage, uint32_t opacity, size_t count) {
+    (void)dst; (void)src; (void)coverage; (void)opacity; (void)count;
 }
 
 #endif

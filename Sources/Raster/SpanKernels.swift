@@ -152,6 +152,9 @@ enum SpanKernels {
         var i = 0
         #if arch(x86_64)
         if wide, count >= 8 { i = buoy_blend_avx2(dst, src, coverage, o, count) }
+        // A short span (an edge run of a gradient or an image) in one masked block: from
+        // three pixels on, that costs less than painting them one by one.
+        if wide, count >= 3, count < 8 { return buoy_blend_short_avx2(dst, src, coverage, o, count) }
         #endif
         let opacity = Lanes(repeating: o)
         while i + 8 <= count {

@@ -17,6 +17,10 @@ int buoy_cpu_has_avx2(void);
 // A span of eight or more is painted whole, its tail as one more block over its last eight.
 size_t buoy_blend_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *coverage, uint32_t opacity, size_t count);
 
+// The same for a span shorter than eight (1...7 pixels), painted whole as one block whose
+// loads and stores are masked to the span's pixels.
+void buoy_blend_short_avx2(uint32_t *dst, const uint32_t *src, const uint8_t *coverage, uint32_t opacity, size_t count);
+
 // SpanKernels.blendSolid: dst[i] = color scaled by coverage[i]/255 over dst[i].
 size_t buoy_blend_solid_avx2(uint32_t *dst, uint32_t color, const uint8_t *coverage, size_t count);
 
