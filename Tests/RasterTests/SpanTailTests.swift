@@ -45,21 +45,21 @@ final class SpanTailTests: XCTestCase {
                 let dst = Self.row(&r, count: count)
                 let cover = Self.coverage(&r, count: count + 2 * Self.margin, full: round % 2 == 0)
                 for wide in Self.forms {
-                var fast = dst, reference = dst
-                src.withUnsafeBufferPointer { s in
-                    cover.withUnsafeBufferPointer { c in
-                        let mask = round % 4 < 2 ? c.baseAddress! + Self.margin : nil
-                        fast.withUnsafeMutableBufferPointer {
-                            SpanKernels.blend($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask, opacity: o,
-                                              count: count, wide: wide)
-                        }
-                        reference.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendReference($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask,
-                                                       opacity: o, count: count)
+                    var fast = dst, reference = dst
+                    src.withUnsafeBufferPointer { s in
+                        cover.withUnsafeBufferPointer { c in
+                            let mask = round % 4 < 2 ? c.baseAddress! + Self.margin : nil
+                            fast.withUnsafeMutableBufferPointer {
+                                SpanKernels.blend($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask, opacity: o,
+                                                  count: count, wide: wide)
+                            }
+                            reference.withUnsafeMutableBufferPointer {
+                                SpanKernels.blendReference($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask,
+                                                           opacity: o, count: count)
+                            }
                         }
                     }
-                }
-                XCTAssertEqual(fast, reference, "blend, count \(count), round \(round), opacity \(o), wide \(wide)")
+                    XCTAssertEqual(fast, reference, "blend, count \(count), round \(round), opacity \(o), wide \(wide)")
                 }
             }
         }
@@ -75,18 +75,18 @@ final class SpanTailTests: XCTestCase {
                 let dst = Self.row(&r, count: count)
                 let cover = Self.coverage(&r, count: count + 2 * Self.margin, full: round % 2 == 0)
                 for wide in Self.forms {
-                var fast = dst, reference = dst
-                cover.withUnsafeBufferPointer { c in
-                    fast.withUnsafeMutableBufferPointer {
-                        SpanKernels.blendSolid($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
-                                               count: count, wide: wide)
+                    var fast = dst, reference = dst
+                    cover.withUnsafeBufferPointer { c in
+                        fast.withUnsafeMutableBufferPointer {
+                            SpanKernels.blendSolid($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
+                                                   count: count, wide: wide)
+                        }
+                        reference.withUnsafeMutableBufferPointer {
+                            SpanKernels.blendSolidReference($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
+                                                            count: count)
+                        }
                     }
-                    reference.withUnsafeMutableBufferPointer {
-                        SpanKernels.blendSolidReference($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
-                                                        count: count)
-                    }
-                }
-                XCTAssertEqual(fast, reference, "blendSolid, count \(count), round \(round), colour \(String(color, radix: 16)), wide \(wide)")
+                    XCTAssertEqual(fast, reference, "blendSolid, count \(count), round \(round), colour \(String(color, radix: 16)), wide \(wide)")
                 }
             }
         }
@@ -125,11 +125,15 @@ final class SpanTailTests: XCTestCase {
                 src.withUnsafeBufferPointer { s in
                     cover.withUnsafeBufferPointer { c in
                         let (sp, cp, m) = (s.baseAddress! + Self.margin, c.baseAddress! + Self.margin, Self.margin)
-                        blended.withUnsafeMutableBufferPointer { SpanKernels.blend($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count, wide: wide) }
+                        blended.withUnsafeMutableBufferPointer {
+                            SpanKernels.blend($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count, wide: wide)
+                        }
                         blendedReference.withUnsafeMutableBufferPointer {
                             SpanKernels.blendReference($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count)
                         }
-                        solid.withUnsafeMutableBufferPointer { SpanKernels.blendSolid($0.baseAddress! + m, color: color, coverage: cp, count: count, wide: wide) }
+                        solid.withUnsafeMutableBufferPointer {
+                            SpanKernels.blendSolid($0.baseAddress! + m, color: color, coverage: cp, count: count, wide: wide)
+                        }
                         solidReference.withUnsafeMutableBufferPointer {
                             SpanKernels.blendSolidReference($0.baseAddress! + m, color: color, coverage: cp, count: count)
                         }
