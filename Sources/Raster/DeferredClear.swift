@@ -37,14 +37,18 @@ extension Surface {
     /// of `settleClear()` then `paintRuns`.
     mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) {
         let shades = ConstantShades(color: color, over: clearValue)
-        // Every constant run is one stored value: none needs the clear under it.
-        overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
-            for run in runs {
-                let x = Int(run.x), count = Int(run.count)
-                if run.offset < 0 {
-                    PixelStores.fill(row + x, with: shades.value(run.value), count: count)
-                } else {
-                    SpanKernels.paintSolid(row + x, color: color, coverage: bytes + Int(run.offset), count: count)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
+            // The edge pixels of many short runs take their shade from a table (`SolidShades`).
+            let edgeShades = SolidShades.table(table.baseAddress!, color: color, runs: coverage.runs.count)
+            // Every constant run is one stored value: none needs the clear under it.
+            overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
+                for run in runs {
+                    let x = Int(run.x), count = Int(run.count)
+                    if run.offset < 0 {
+                        PixelStores.fill(row + x, with: shades.value(run.value), count: count)
+                    } else {
+                        SpanKernels.paintSolid(row + x, color: color, shades: edgeShades, coverage: bytes + Int(run.offset), count: count)
+                    }
                 }
             }
         }
@@ -60,21 +64,19 @@ extension Surface {
         // gradient is opaque: from the least coverage that gives it (256: none).
         var from = 256
         if shader.isOpaqueGradient { from = (1...255).first { (o * UInt32($0) + 127) / 255 == 255 } ?? 256 }
-        var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
-        alpha.withUnsafeMutableBufferPointer { alpha in
-            colors.withUnsafeMutableBufferPointer { colors in
-                let (a, c) = (alpha.baseAddress!, colors.baseAddress!)
-                overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
-                    for run in runs {
-                        let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
-                        if run.offset < 0 {
-                            Self.paintConstantRun(row + x, y: y, x: x, count: count, value: run.value, colors: c, shader: shader, opacity: o)
-                            continue
-                        }
-                        a.update(from: bytes + Int(run.offset), count: count)
-                        Self.blendRow(row + x, y: y, x: x, count: count, alpha: a, colors: c, shader: shader, opacity: o, clip: nil)
+        colors.withUnsafeMutableBufferPointer { colors in
+            let c = colors.baseAddress!
+            overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
+                for run in runs {
+                    let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
+                    if run.offset < 0 {
+                        Self.paintConstantRun(row + x, y: y, x: x, count: count, value: run.value, colors: c, shader: shader, opacity: o)
+                        continue
                     }
+                    // No clip: `blendRow` only reads the coverage, in place.
+                    Self.blendRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
+                                  colors: c, shader: shader, opacity: o, clip: nil)
                 }
             }
         }

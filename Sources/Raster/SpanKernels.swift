@@ -1,10 +1,26 @@
+import CPixelStores
+
 /// Source-over of a span of premultiplied pixels, eight at a time in SIMD lanes: the fast
 /// path of `Surface.compositeRow` (normal mode) and of painting shaded coverage. The lanes do
 /// the integer arithmetic of `PixelMath` exactly, without its branches (scaling by 255 and
 /// by 0 come out right by themselves), so the result is the scalar reference's to the bit;
 /// a test compares the two on random spans.
+///
+/// On x86-64 CPUs with AVX2, `blend` and `blendSolid` hand their blocks of eight to the same
+/// arithmetic in C with 256-bit lanes (`CPixelStores/WideSpans.c`), eight pixels to a register
+/// where the baseline target's SIMD8 takes two of everything: about half the instructions.
+/// The lanes here stay the path of every other CPU, and tests run both against the reference.
 enum SpanKernels {
     typealias Lanes = SIMD8<UInt32>
+
+    /// Whether this CPU runs the 256-bit kernels (asked once: CPUID is slow in a virtual machine).
+    static let wide: Bool = {
+        #if arch(x86_64)
+        return buoy_cpu_has_avx2() != 0
+        #else
+        return false
+        #endif
+    }()
 
     typealias HalfLanes = SIMD16<UInt16>
 
@@ -18,7 +34,24 @@ enum SpanKernels {
 
     /// Every channel of each lane times the lane's `a`/255 (`a` at most 255), rounded:
     /// `PixelMath.scale`.
+    ///
+    /// Worked in 16-bit lanes, one channel each (blue and red, then green and alpha shifted
+    /// down): the products `c·a + 128` fit in 16 bits, and `(v + v >> 8) >> 8` there needs
+    /// no masks, where 32-bit shifts carry bits from one channel into the next and need
+    /// four. Each lane holds what `PixelMath.scale` computes in its half of a word, so the
+    /// result is the same to the bit (`scaleReference`, the 32-bit form, in the tests).
     @inline(__always) static func scale(_ p: Lanes, _ a: Lanes) -> Lanes {
+        let both = unsafeBitCast(a | (a &<< 16), to: HalfLanes.self)
+        let q = unsafeBitCast(p, to: HalfLanes.self), half = HalfLanes(repeating: 0x80)
+        var rb = (q & HalfLanes(repeating: 0xff)) &* both &+ half
+        rb = (rb &+ (rb &>> 8)) &>> 8
+        var ag = (q &>> 8) &* both &+ half
+        ag = (ag &+ (ag &>> 8)) & HalfLanes(repeating: 0xff00)
+        return unsafeBitCast(rb | ag, to: Lanes.self)
+    }
+
+    /// `scale` in 32-bit lanes, two channels to a lane as `PixelMath.scale` works: the reference.
+    static func scaleReference(_ p: Lanes, _ a: Lanes) -> Lanes {
         let half = Lanes(repeating: 0x0080_0080), low = Lanes(repeating: 0x00ff_00ff)
         let both = a | (a &<< 16)
         var rb = multiplyHalves(p & low, both) &+ half
@@ -112,10 +145,17 @@ enum SpanKernels {
         #endif
     }
 
-    /// `dst[i]` = `src[i]` scaled by `opacity`·`coverage[i]`/255 (coverage nil: 255) over `dst[i]`.
+    /// `dst[i]` = `src[i]` scaled by `opacity`·`coverage[i]`/255 (coverage nil: 255) over `dst[i]`,
+    /// the last pixels of a span of eight or more as one block over its last eight.
     static func blend(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
-                      opacity o: UInt32, count: Int) {
+                      opacity o: UInt32, count: Int, wide: Bool = SpanKernels.wide) {
         var i = 0
+        #if arch(x86_64)
+        if wide, count >= 8 { i = buoy_blend_avx2(dst, src, coverage, o, count) }
+        // A short span (an edge run of a gradient or an image) in one masked block: from
+        // three pixels on, that costs less than painting them one by one.
+        if wide, count >= 3, count < 8 { return buoy_blend_short_avx2(dst, src, coverage, o, count) }
+        #endif
         let opacity = Lanes(repeating: o)
         while i + 8 <= count {
             // `full`: coverage and opacity are all 255, so scaling leaves the source (the
@@ -142,7 +182,26 @@ enum SpanKernels {
             }
             i += 8
         }
-        if i < count { blendReference(dst + i, src + i, coverage: coverage.map { $0 + i }, opacity: o, count: count - i) }
+        if i == count { return }
+        if count < 8 { return blendReference(dst + i, src + i, coverage: coverage.map { $0 + i }, opacity: o, count: count - i) }
+        // The last pixels as one more block of lanes ending at the span's end: its lanes
+        // before `i` were painted already and get no alpha, which leaves a pixel as it is.
+        let start = count &- 8, fresh = untouchedLanes(painted: i &- start)
+        var a = opacity & widen(fresh)
+        if let coverage {
+            let bytes = UnsafeRawPointer(coverage + start).loadUnaligned(as: UInt64.self) & fresh
+            a = o == 255 ? widen(bytes) : mul255(opacity, widen(bytes))
+        }
+        let s = UnsafeRawPointer(src + start).loadUnaligned(as: Lanes.self)
+        let d = UnsafeRawPointer(dst + start).loadUnaligned(as: Lanes.self)
+        UnsafeMutableRawPointer(dst + start).storeBytes(of: over(scale(s, a), d), as: Lanes.self)
+    }
+
+    /// Eight bytes as loaded from memory (`widen`'s order): zero in the first `painted` (0...7),
+    /// 0xff in the rest. A tail block's mask: lanes with no coverage or opacity are left as
+    /// they are, to the bit (scaling by 0 gives 0, and source-over of 0 is the backdrop).
+    @inline(__always) static func untouchedLanes(painted: Int) -> UInt64 {
+        (UInt64.max &<< UInt64(truncatingIfNeeded: 8 &* painted)).littleEndian
     }
 
     /// `blend`, one pixel at a time with `PixelMath` (as `Surface.compositeRow` does): the reference.
@@ -158,10 +217,14 @@ enum SpanKernels {
     /// One colour (premultiplied) through a row of coverage: `dst[i]` = `color` scaled by
     /// `coverage[i]`/255 over `dst[i]`. Eight coverage bytes that are all zero are skipped and
     /// eight full ones under an opaque colour are a plain store.
-    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int,
+                           wide: Bool = SpanKernels.wide) {
         let opaque = color >> 24 == 255
         let c = Lanes(repeating: color)
         var i = 0
+        #if arch(x86_64)
+        if wide { i = buoy_blend_solid_avx2(dst, color, coverage, count) }
+        #endif
         while i + 8 <= count {
             let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
             if bytes == 0 { i += 8; continue }
@@ -178,6 +241,9 @@ enum SpanKernels {
             }
             i += 8
         }
+        // The tail pixel by pixel: its bytes are mostly 0 or 255 (an edge's ends), which the
+        // reference paints for less than a block of lanes costs (measured: a block over the
+        // last eight cost 6 % more here).
         if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
     }
 
@@ -191,8 +257,9 @@ enum SpanKernels {
     }
 
     /// One premultiplied colour over every pixel of a span (a run of constant coverage, the
-    /// coverage already in the colour): eight lanes at a time, the tail pixel by pixel. An
-    /// opaque colour is a plain store; a transparent one leaves the span.
+    /// coverage already in the colour): eight lanes at a time, and a span of eight or more
+    /// ends with one more block over its last eight pixels (a shorter one goes pixel by
+    /// pixel). An opaque colour is a plain store; a transparent one leaves the span.
     static func overSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) {
         let inverse = 255 - color >> 24
         if inverse == 0 { PixelStores.fill(dst, with: color, count: count); return }
@@ -204,7 +271,18 @@ enum SpanKernels {
             UnsafeMutableRawPointer(dst + i).storeBytes(of: c &+ scale(d, k), as: Lanes.self)
             i += 8
         }
-        while i < count { dst[i] = color &+ PixelMath.scale(dst[i], inverse); i += 1 }
+        if i == count { return }
+        if count < 8 {
+            while i < count { dst[i] = color &+ PixelMath.scale(dst[i], inverse); i += 1 }
+            return
+        }
+        // The tail as one more block ending at the span's end: its painted lanes take no colour
+        // and keep all of the backdrop (scaling by 255 leaves a pixel as it is).
+        let start = count &- 8, fresh = widen(untouchedLanes(painted: i &- start))
+        let doubled = fresh | fresh &<< 8, lanes = doubled | doubled &<< 16
+        let d = UnsafeRawPointer(dst + start).loadUnaligned(as: Lanes.self)
+        let kept = (k & fresh) | (fresh ^ Lanes(repeating: 255))
+        UnsafeMutableRawPointer(dst + start).storeBytes(of: (c & lanes) &+ scale(d, kept), as: Lanes.self)
     }
 
     /// `overSolid` pixel by pixel with `PixelMath.over`: the reference.

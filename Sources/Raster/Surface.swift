@@ -360,14 +360,19 @@ public struct Surface: @unchecked Sendable {
                                                       count: count, value: run.value, colors: colors.baseAddress!, shader: shader, opacity: o)
                                 continue
                             }
+                            // `blendRow` writes its coverage only to scale it by a clip mask:
+                            // without one, the coverage's own bytes are read in place, not copied.
+                            var runAlpha = alpha.baseAddress!
                             if run.offset < 0 {
-                                alpha.baseAddress!.update(repeating: run.value, count: count)
+                                runAlpha.update(repeating: run.value, count: count)
+                            } else if clipMask == nil {
+                                runAlpha = UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset))
                             } else {
-                                alpha.baseAddress!.update(from: bytes.baseAddress! + Int(run.offset), count: count)
+                                runAlpha.update(from: bytes.baseAddress! + Int(run.offset), count: count)
                             }
                             let (x, y) = (Int(run.x), Int(run.y))
                             Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
-                                          alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o,
+                                          alpha: runAlpha, colors: colors.baseAddress!, shader: shader, opacity: o,
                                           clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
                         }
                     }
@@ -382,6 +387,9 @@ public struct Surface: @unchecked Sendable {
         let opaque = color >> 24 == 255
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in coverage.runs.withUnsafeBufferPointer { runs in
+              withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
+                // The edge pixels of many short runs take their shade from a table (`SolidShades`).
+                let shades = SolidShades.table(table.baseAddress!, color: color, runs: runs.count)
                 for k in 0..<runs.count {
                     let run = runs[k]
                     // Runs lie within the surface (rasterized within its bounds): no overflow.
@@ -392,7 +400,7 @@ public struct Surface: @unchecked Sendable {
                     }
                     let count = Int(run.count)
                     if run.offset >= 0 {
-                        Self.blendSolid(color, row, UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)), 0, count)
+                        SpanKernels.paintSolid(row, color: color, shades: shades, coverage: bytes.baseAddress! + Int(run.offset), count: count)
                         continue
                     }
                     let a = run.value
@@ -403,6 +411,7 @@ public struct Surface: @unchecked Sendable {
                     let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
                     SpanKernels.paintOverSolid(row, color: src, count: count)
                 }
+              }
             }}
         }
     }

@@ -59,6 +59,26 @@ final class SolidSpanTests: XCTestCase {
         }
     }
 
+    /// `scale` in 16-bit lanes against its 32-bit form and `PixelMath.scale`, for every
+    /// factor 0...255 on random pixels (any bits, all ones, zero).
+    func testScaleInSixteenBitLanesMatchesTheReference() {
+        var r = Random(state: 53)
+        for a in UInt32(0)...255 {
+            for round in 0..<40 {
+                var pixels = (0..<8).map { _ in KernelSamples.randomPixel(&r) }
+                if round == 0 { pixels[0] = .max; pixels[7] = 0 }
+                let p = SpanKernels.Lanes(pixels[0], pixels[1], pixels[2], pixels[3], pixels[4], pixels[5], pixels[6], pixels[7])
+                // Each lane its own factor too, as coverage gives them.
+                let factors = SpanKernels.Lanes(a, 255 - a, a / 2, 255, 0, a, UInt32(r.byte()), UInt32(r.byte()))
+                for factor in [SpanKernels.Lanes(repeating: a), factors] {
+                    let fast = SpanKernels.scale(p, factor)
+                    XCTAssertEqual(fast, SpanKernels.scaleReference(p, factor), "a \(a), round \(round)")
+                    for i in 0..<8 { XCTAssertEqual(fast[i], PixelMath.scale(p[i], factor[i]), "a \(a), lane \(i)") }
+                }
+            }
+        }
+    }
+
     /// Coverage bytes reach the lanes through byte unpacking; the reference shifts them out.
     func testWidenPutsEachCoverageByteInItsLane() {
         var r = FastPathTests.Random(state: 29)
