@@ -5,22 +5,8 @@ import CPixelStores
 /// the integer arithmetic of `PixelMath` exactly, without its branches (scaling by 255 and
 /// by 0 come out right by themselves), so the result is the scalar reference's to the bit;
 /// a test compares the two on random spans.
-///
-/// On x86-64 CPUs with AVX2, `blend` and `blendSolid` hand their blocks of eight to the same
-/// arithmetic in C with 256-bit lanes (`CPixelStores/WideSpans.c`), eight pixels to a register
-/// where the baseline target's SIMD8 takes two of everything: about half the instructions.
-/// The lanes here stay the path of every other CPU, and tests run both against the reference.
 enum SpanKernels {
     typealias Lanes = SIMD8<UInt32>
-
-    /// Whether this CPU runs the 256-bit kernels (asked once: CPUID is slow in a virtual machine).
-    static let wide: Bool = {
-        #if arch(x86_64)
-        return buoy_cpu_has_avx2() != 0
-        #else
-        return false
-        #endif
-    }()
 
     typealias HalfLanes = SIMD16<UInt16>
 
@@ -148,14 +134,8 @@ enum SpanKernels {
     /// `dst[i]` = `src[i]` scaled by `opacity`·`coverage[i]`/255 (coverage nil: 255) over `dst[i]`,
     /// the last pixels of a span of eight or more as one block over its last eight.
     static func blend(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>?,
-                      opacity o: UInt32, count: Int, wide: Bool = SpanKernels.wide) {
+                      opacity o: UInt32, count: Int) {
         var i = 0
-        #if arch(x86_64)
-        if wide, count >= 8 { i = buoy_blend_avx2(dst, src, coverage, o, count) }
-        // A short span (an edge run of a gradient or an image) in one masked block: from
-        // three pixels on, that costs less than painting them one by one.
-        if wide, count >= 3, count < 8 { return buoy_blend_short_avx2(dst, src, coverage, o, count) }
-        #endif
         let opacity = Lanes(repeating: o)
         while i + 8 <= count {
             // `full`: coverage and opacity are all 255, so scaling leaves the source (the
@@ -217,14 +197,10 @@ enum SpanKernels {
     /// One colour (premultiplied) through a row of coverage: `dst[i]` = `color` scaled by
     /// `coverage[i]`/255 over `dst[i]`. Eight coverage bytes that are all zero are skipped and
     /// eight full ones under an opaque colour are a plain store.
-    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int,
-                           wide: Bool = SpanKernels.wide) {
+    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
         let opaque = color >> 24 == 255
         let c = Lanes(repeating: color)
         var i = 0
-        #if arch(x86_64)
-        if wide { i = buoy_blend_solid_avx2(dst, color, coverage, count) }
-        #endif
         while i + 8 <= count {
             let bytes = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
             if bytes == 0 { i += 8; continue }

@@ -7,15 +7,12 @@ import XCTest
 /// from 8 to 40 in the middle of a longer row (so that a write before or past the span would
 /// show) and compare each kernel with its pixel-by-pixel reference, to the bit: every
 /// coverage edge (0, 1, 254, 255, runs of full coverage), every opacity edge (0, 1, 127,
-/// 128, 254, 255), opaque, transparent, partial and arbitrary-bit pixels. Each kernel runs
-/// in Swift's lanes and, on a CPU with AVX2, in the 256-bit C lanes (`WideSpans.c`).
+/// 128, 254, 255), opaque, transparent, partial and arbitrary-bit pixels.
 final class SpanTailTests: XCTestCase {
     typealias Random = FastPathTests.Random
 
     static let opacities: [UInt32] = [0, 1, 127, 128, 254, 255]
     static let margin = 9
-    /// The kernels' two forms: Swift's lanes, and the 256-bit ones where this CPU has them.
-    static let forms: [Bool] = SpanKernels.wide ? [false, true] : [false]
 
     /// Coverage where each byte is 0, 255, an edge value or any byte; `full` makes long stretches of 255.
     static func coverage(_ r: inout Random, count: Int, full: Bool) -> [UInt8] {
@@ -34,7 +31,7 @@ final class SpanTailTests: XCTestCase {
         (0..<count + 2 * margin).map { _ in KernelSamples.randomPixel(&r) }
     }
 
-    /// From one pixel on: spans shorter than eight are one masked block in the wide form.
+    /// From one pixel on: spans shorter than eight go pixel by pixel, longer ones end in a tail block.
     func testBlendTailsMatchTheReference() {
         var r = Random(state: 101)
         for count in 1...40 {
@@ -44,23 +41,21 @@ final class SpanTailTests: XCTestCase {
                 if round % 3 == 0 { src = src.map { $0 | 0xff00_0000 } }
                 let dst = Self.row(&r, count: count)
                 let cover = Self.coverage(&r, count: count + 2 * Self.margin, full: round % 2 == 0)
-                for wide in Self.forms {
-                    var fast = dst, reference = dst
-                    src.withUnsafeBufferPointer { s in
-                        cover.withUnsafeBufferPointer { c in
-                            let mask = round % 4 < 2 ? c.baseAddress! + Self.margin : nil
-                            fast.withUnsafeMutableBufferPointer {
-                                SpanKernels.blend($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask, opacity: o,
-                                                  count: count, wide: wide)
-                            }
-                            reference.withUnsafeMutableBufferPointer {
-                                SpanKernels.blendReference($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask,
-                                                           opacity: o, count: count)
-                            }
+                var fast = dst, reference = dst
+                src.withUnsafeBufferPointer { s in
+                    cover.withUnsafeBufferPointer { c in
+                        let mask = round % 4 < 2 ? c.baseAddress! + Self.margin : nil
+                        fast.withUnsafeMutableBufferPointer {
+                            SpanKernels.blend($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask, opacity: o,
+                                              count: count)
+                        }
+                        reference.withUnsafeMutableBufferPointer {
+                            SpanKernels.blendReference($0.baseAddress! + Self.margin, s.baseAddress! + Self.margin, coverage: mask,
+                                                       opacity: o, count: count)
                         }
                     }
-                    XCTAssertEqual(fast, reference, "blend, count \(count), round \(round), opacity \(o), wide \(wide)")
                 }
+                XCTAssertEqual(fast, reference, "blend, count \(count), round \(round), opacity \(o)")
             }
         }
     }
@@ -74,20 +69,18 @@ final class SpanTailTests: XCTestCase {
                 if round % 7 == 0 { color = 0 }
                 let dst = Self.row(&r, count: count)
                 let cover = Self.coverage(&r, count: count + 2 * Self.margin, full: round % 2 == 0)
-                for wide in Self.forms {
-                    var fast = dst, reference = dst
-                    cover.withUnsafeBufferPointer { c in
-                        fast.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendSolid($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
-                                                   count: count, wide: wide)
-                        }
-                        reference.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendSolidReference($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
-                                                            count: count)
-                        }
+                var fast = dst, reference = dst
+                cover.withUnsafeBufferPointer { c in
+                    fast.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendSolid($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
+                                               count: count)
                     }
-                    XCTAssertEqual(fast, reference, "blendSolid, count \(count), round \(round), colour \(String(color, radix: 16)), wide \(wide)")
+                    reference.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendSolidReference($0.baseAddress! + Self.margin, color: color, coverage: c.baseAddress! + Self.margin,
+                                                        count: count)
+                    }
                 }
+                XCTAssertEqual(fast, reference, "blendSolid, count \(count), round \(round), colour \(String(color, radix: 16))")
             }
         }
     }
@@ -110,9 +103,8 @@ final class SpanTailTests: XCTestCase {
         }
     }
 
-    /// Long spans (several blocks, long stretches of full coverage) in both forms, and the
-    /// wide form is there on the CPUs that have it.
-    func testLongSpansMatchTheReferenceInBothForms() {
+    /// Long spans: several blocks, long stretches of full coverage.
+    func testLongSpansMatchTheReference() {
         var r = Random(state: 109)
         for round in 0..<60 {
             let count = 40 + Int(r.next() % 300)
@@ -120,35 +112,27 @@ final class SpanTailTests: XCTestCase {
             let cover = Self.coverage(&r, count: count + 2 * Self.margin, full: true)
             let color = round % 2 == 0 ? 0xff00_0000 | UInt32(truncatingIfNeeded: r.next()) : KernelSamples.randomPixel(&r)
             let o = Self.opacities[round % Self.opacities.count]
-            for wide in Self.forms {
-                var blended = dst, blendedReference = dst, solid = dst, solidReference = dst
-                src.withUnsafeBufferPointer { s in
-                    cover.withUnsafeBufferPointer { c in
-                        let (sp, cp, m) = (s.baseAddress! + Self.margin, c.baseAddress! + Self.margin, Self.margin)
-                        blended.withUnsafeMutableBufferPointer {
-                            SpanKernels.blend($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count, wide: wide)
-                        }
-                        blendedReference.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendReference($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count)
-                        }
-                        solid.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendSolid($0.baseAddress! + m, color: color, coverage: cp, count: count, wide: wide)
-                        }
-                        solidReference.withUnsafeMutableBufferPointer {
-                            SpanKernels.blendSolidReference($0.baseAddress! + m, color: color, coverage: cp, count: count)
-                        }
+            var blended = dst, blendedReference = dst, solid = dst, solidReference = dst
+            src.withUnsafeBufferPointer { s in
+                cover.withUnsafeBufferPointer { c in
+                    let (sp, cp, m) = (s.baseAddress! + Self.margin, c.baseAddress! + Self.margin, Self.margin)
+                    blended.withUnsafeMutableBufferPointer {
+                        SpanKernels.blend($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count)
+                    }
+                    blendedReference.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendReference($0.baseAddress! + m, sp, coverage: cp, opacity: o, count: count)
+                    }
+                    solid.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendSolid($0.baseAddress! + m, color: color, coverage: cp, count: count)
+                    }
+                    solidReference.withUnsafeMutableBufferPointer {
+                        SpanKernels.blendSolidReference($0.baseAddress! + m, color: color, coverage: cp, count: count)
                     }
                 }
-                XCTAssertEqual(blended, blendedReference, "blend, round \(round), wide \(wide)")
-                XCTAssertEqual(solid, solidReference, "blendSolid, round \(round), wide \(wide)")
             }
+            XCTAssertEqual(blended, blendedReference, "blend, round \(round)")
+            XCTAssertEqual(solid, solidReference, "blendSolid, round \(round)")
         }
-        #if arch(x86_64)
-        // Where the kernel lists AVX2, the wide form must be the one chosen.
-        if let flags = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8), flags.contains(" avx2") {
-            XCTAssertTrue(SpanKernels.wide)
-        }
-        #endif
     }
 
     /// The tail block's lane mask: the first `painted` bytes in memory are zero, the rest 0xff.

@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include "CellIndex.h"
 #include "Prefetch.h"
-#include "WideSpans.h"
 
 // Stores `value` into `count` consecutive 32-bit words from `pixels`.
 void buoy_store_pixels(uint32_t *pixels, uint32_t value, size_t count);
