@@ -10,10 +10,12 @@ struct DirtyRegion {
     /// Sixteen: a ring or an outline round the frame keeps its sides apart (with four, the
     /// pieces of its sides joined into rectangles spanning its empty middle).
     static let capacity = 16
-    private var rects: (PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect,
-                        PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect)
-        = (.empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty,
-           .empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty)
+    // Sixteen stored rectangles read and written through a switch: a tuple read through
+    // `withUnsafeBytes(of:)` is copied whole (512 bytes) on every read.
+    private var r0 = PixelRect.empty, r1 = PixelRect.empty, r2 = PixelRect.empty, r3 = PixelRect.empty
+    private var r4 = PixelRect.empty, r5 = PixelRect.empty, r6 = PixelRect.empty, r7 = PixelRect.empty
+    private var r8 = PixelRect.empty, r9 = PixelRect.empty, r10 = PixelRect.empty, r11 = PixelRect.empty
+    private var r12 = PixelRect.empty, r13 = PixelRect.empty, r14 = PixelRect.empty, r15 = PixelRect.empty
     private(set) var count = 0
     /// The smallest rectangle holding them all.
     private(set) var union = PixelRect.empty
@@ -26,12 +28,44 @@ struct DirtyRegion {
 
     subscript(i: Int) -> PixelRect {
         get {
-            precondition(i >= 0 && i < Self.capacity)
-            return withUnsafeBytes(of: rects) { $0.load(fromByteOffset: i * MemoryLayout<PixelRect>.stride, as: PixelRect.self) }
+            switch i {
+            case 0: return r0
+            case 1: return r1
+            case 2: return r2
+            case 3: return r3
+            case 4: return r4
+            case 5: return r5
+            case 6: return r6
+            case 7: return r7
+            case 8: return r8
+            case 9: return r9
+            case 10: return r10
+            case 11: return r11
+            case 12: return r12
+            case 13: return r13
+            case 14: return r14
+            default: return r15
+            }
         }
         set {
-            precondition(i >= 0 && i < Self.capacity)
-            withUnsafeMutableBytes(of: &rects) { $0.storeBytes(of: newValue, toByteOffset: i * MemoryLayout<PixelRect>.stride, as: PixelRect.self) }
+            switch i {
+            case 0: r0 = newValue
+            case 1: r1 = newValue
+            case 2: r2 = newValue
+            case 3: r3 = newValue
+            case 4: r4 = newValue
+            case 5: r5 = newValue
+            case 6: r6 = newValue
+            case 7: r7 = newValue
+            case 8: r8 = newValue
+            case 9: r9 = newValue
+            case 10: r10 = newValue
+            case 11: r11 = newValue
+            case 12: r12 = newValue
+            case 13: r13 = newValue
+            case 14: r14 = newValue
+            default: r15 = newValue
+            }
         }
     }
 

@@ -337,7 +337,7 @@ public struct Surface: @unchecked Sendable {
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
-        PaintFootprint.note(coverage, in: &region, limit: bounds)
+        region.add(coverage.bounds.intersection(bounds))
         let clipMask = clip?.mask
         // A uniform gradient at full opacity is its colour: the same arithmetic as shading it.
         if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
