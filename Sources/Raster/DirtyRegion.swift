@@ -10,9 +10,6 @@ struct DirtyRegion {
     /// Sixteen: a ring or an outline round the frame keeps its sides apart (with four, the
     /// pieces of its sides joined into rectangles spanning its empty middle).
     static let capacity = 16
-    /// Places a rectangle added without `pairing` may take: as many as before pieces were
-    /// noted, so that a frame of many small paints keeps the cost of each `add` it had.
-    static let plainCapacity = 4
     // Sixteen stored rectangles read and written through a switch: a tuple read through
     // `withUnsafeBytes(of:)` is copied whole (512 bytes) on every read.
     private var r0 = PixelRect.empty, r1 = PixelRect.empty, r2 = PixelRect.empty, r3 = PixelRect.empty
@@ -72,8 +69,7 @@ struct DirtyRegion {
         }
     }
 
-    /// Adds `rect`. When its places are taken (`plainCapacity`; `capacity` with `pairing`) it
-    /// joins the kept rectangle it grows least, or
+    /// Adds `rect`. When all places are taken it joins the kept rectangle it grows least, or
     /// with `pairing` (the pieces of one large paint, `PaintFootprint`), the cheapest pair of
     /// all is joined (`joinCheapestPair`: some 136 unions, against 16).
     mutating func add(_ rect: PixelRect, pairing: Bool = false) {
@@ -95,7 +91,7 @@ struct DirtyRegion {
             }
             i += 1
         }
-        if count < (pairing ? Self.capacity : Self.plainCapacity) {
+        if count < Self.capacity {
             self[count] = joined
             count += 1
             return
@@ -131,16 +127,14 @@ struct DirtyRegion {
 
     private static func area(_ r: PixelRect) -> Int { r.width * r.height }
 
-    /// Adds the rectangles of `other`; more than `plainCapacity` of them (the pieces of a
-    /// large paint) keep their places as pieces do.
     mutating func add(_ other: DirtyRegion) {
-        for i in 0..<other.count { add(other[i], pairing: other.count > Self.plainCapacity) }
+        for i in 0..<other.count { add(other[i]) }
     }
 
     /// The same region cut to `rect`.
     func intersection(_ rect: PixelRect) -> DirtyRegion {
         var result = DirtyRegion()
-        for i in 0..<count { result.add(self[i].intersection(rect), pairing: count > Self.plainCapacity) }
+        for i in 0..<count { result.add(self[i].intersection(rect)) }
         return result
     }
 }
