@@ -268,8 +268,12 @@ extension Surface {
         swap(&storage, &rasterStorage)
         defer { swap(&storage, &rasterStorage) }
         // The rows and columns painted, as plain integers: a rectangle grown run by run in a
-        // closure would be checked for exclusive access on every run.
+        // closure would be checked for exclusive access on every run. A large paint notes its
+        // pieces instead (`PaintFootprint`), in masks reached through a pointer.
         var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
+        let footprint = PaintFootprint(area: area)
+        let noted = footprint?.allocateMasks()
+        defer { noted?.deallocate() }
         withPixels { px in
             constant.withUnsafeMutableBufferPointer { constant in
                 colors.withUnsafeMutableBufferPointer { colors in
@@ -278,6 +282,7 @@ extension Surface {
                         rasterizer.sweepRuns(rule: rule, opacity: 1, constant: { y, x0, start, count, a in
                             let x = x0 + start
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            if let footprint, let noted { footprint.note(y: y, x: x, count: count, in: noted) }
                             if clipMask == nil {
                                 // No coverage bytes to write and read back (`paintConstantRun`).
                                 return Self.paintConstantRun(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, value: a,
@@ -289,6 +294,7 @@ extension Surface {
                         }, varying: { y, x0, start, count, alpha in
                             let x = x0 + start
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
+                            if let footprint, let noted { footprint.note(y: y, x: x, count: count, in: noted) }
                             Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
                                           shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                         })
@@ -296,7 +302,9 @@ extension Surface {
                 }
             }
         }
-        if left < right { notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds)) }
+        guard left < right else { return }
+        if let footprint, let noted { return footprint.add(noted, to: &region, limit: bounds) }
+        notePainted(PixelRect(x0: left, y0: top, x1: right, y1: bottom).intersection(bounds))
     }
 
     /// A clip mask's values and where row `y` at column `x` starts in them, as `blendRow` takes them.

@@ -70,7 +70,7 @@ public struct PixelBufferView: @unchecked Sendable {
     }
 }
 
-/// A few rectangles of device pixels (at most four; past that a rectangle joins the one it
+/// A few rectangles of device pixels (at most `DirtyRegion.capacity`; past that a rectangle joins the one it
 /// grows least): what a surface drew since it was cleared, or what a display buffer must
 /// rewrite. Fixed storage, no allocation.
 public struct PixelRegion: Equatable, Sendable {
