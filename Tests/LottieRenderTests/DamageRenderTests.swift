@@ -36,9 +36,10 @@ final class DamageRenderTests: XCTestCase {
     /// with a fresh full render; `between` runs before each frame (it may change providers,
     /// on both renderers alike). Fails at the first pixel that differs.
     static func compare(_ animation: Animation, frames: [Double], viewport: Viewport, background: Color, threads: Int, _ name: String,
-                        between: ((Int, inout AnimationRenderer, inout AnimationRenderer) -> Void)? = nil) -> Outcome {
+                        drawsDamageOnly: Bool = true, between: ((Int, inout AnimationRenderer, inout AnimationRenderer) -> Void)? = nil) -> Outcome {
         var damaged = AnimationRenderer(animation: animation)
         damaged.threads = threads
+        damaged.drawsDamageOnly = drawsDamageOnly
         var reference = AnimationRenderer(animation: animation)
         var surface = Surface(width: viewport.width, height: viewport.height)
         var outcome = Outcome()
