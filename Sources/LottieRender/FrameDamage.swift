@@ -41,6 +41,7 @@ extension AnimationRenderer {
         var walk = DamageWalk(renderer: self, memo: damageMemo.begin(context: damageContext), current: b)
         defer { damageMemo.end(walk.memo) }
         let area = clip.map { $0.rect.intersection(target) } ?? target
+        walk.rootArea = area
         guard walk.composition(root, a: a, b: b, matrix: matrix, clip: area, depth: 0) else { return nil }
         return walk.damage.intersection(target)
     }
@@ -64,6 +65,8 @@ struct DamageWalk {
     let current: Double
     var budget = AnimationRenderer.maxDamageLayers
     private(set) var damage = PixelRect.empty
+    /// The root composition's clip: once the damage spans all its rows, the frame is drawn whole.
+    var rootArea = PixelRect.empty
 
     init(renderer: AnimationRenderer, memo: DamageMemo.Entries, current: Double) {
         self.renderer = renderer
@@ -77,40 +80,51 @@ struct DamageWalk {
     mutating func composition(_ comp: Composition, a: Double, b: Double, matrix: Matrix, clip: PixelRect, depth: Int) -> Bool {
         // Nothing is drawn that deep; at one frame, nothing differs.
         guard depth < LayerCompositor.maxDepth, a != b, !clip.isEmpty else { return true }
-        for position in comp.layers.indices {
-            budget -= 1
-            guard budget > 0 else { return false }
-            let layer = comp.layers[position]
-            let shownA = Self.drawn(layer, at: a), shownB = Self.drawn(layer, at: b)
-            guard shownA || shownB else { continue }
-            if shownA && shownB {
-                guard let held = holds(layer, at: position, in: comp, a: a, b: b, depth: depth, hops: 0) else { return false }
-                if held { continue }
-                if case .precomp(let refId, let width, let height) = layer.kind, let child = renderer.precomps[refId],
-                   let own = ownHolds(layer, at: position, in: comp, a: a, b: b, depth: depth), own {
-                    let world = compositor.layerMatrix(layer, in: comp, frame: b).concatenating(matrix)
-                    var inner = Self.rectBounds(width: width, height: height, world: world)?.intersection(clip) ?? clip
-                    if let masks = LayerCompositor.maskBounds(layer.masks.filter { $0.mode != .none }, frame: b, world: world) {
-                        inner = inner.intersection(masks)
-                    }
-                    guard composition(child, a: compositor.localFrame(of: layer, at: a), b: compositor.localFrame(of: layer, at: b),
-                                      matrix: world, clip: inner, depth: depth + 1) else { return false }
-                    continue
+        // Layers are read in place: a copy retains and releases every part of the layer.
+        return comp.layers.withUnsafeBufferPointer { layers in
+            for position in layers.indices {
+                budget -= 1
+                guard budget > 0, layerDamage(layers[position], at: position, in: comp, a: a, b: b, matrix: matrix, clip: clip, depth: depth),
+                      !damage.isEmpty ? !(damage.y0 <= rootArea.y0 && damage.y1 >= rootArea.y1) : true else { return false }
+            }
+            return true
+        }
+    }
+
+    /// Adds the damage of one layer of `comp`; false when it is not known.
+    private mutating func layerDamage(_ layer: Layer, at position: Int, in comp: Composition, a: Double, b: Double, matrix: Matrix,
+                                      clip: PixelRect, depth: Int) -> Bool {
+        let shownA = Self.drawn(layer, at: a), shownB = Self.drawn(layer, at: b)
+        guard shownA || shownB else { return true }
+        if shownA && shownB {
+            guard let held = holds(layer, at: position, in: comp, a: a, b: b, depth: depth, hops: 0) else { return false }
+            if held { return true }
+            if case .precomp(let refId, let width, let height) = layer.kind, let child = renderer.precomps[refId],
+               let own = ownHolds(layer, at: position, in: comp, a: a, b: b, depth: depth), own {
+                let world = layerMatrix(layer, at: position, in: comp, frame: b).concatenating(matrix)
+                var inner = Self.rectBounds(width: width, height: height, world: world)?.intersection(clip) ?? clip
+                if let masks = LayerCompositor.maskBounds(layer.masks.filter { $0.mode != .none }, frame: b, world: world) {
+                    inner = inner.intersection(masks)
                 }
+                return composition(child, a: compositor.localFrame(of: layer, at: a), b: compositor.localFrame(of: layer, at: b),
+                                   matrix: world, clip: inner, depth: depth + 1)
             }
-            if shownA {
-                damage = damage.union(bounds(layer, at: position, in: comp, frame: a, matrix: matrix, clip: clip, depth: depth, drawing: false))
-            }
-            if shownB {
-                damage = damage.union(bounds(layer, at: position, in: comp, frame: b, matrix: matrix, clip: clip, depth: depth, drawing: true))
-            }
+        }
+        if shownA {
+            damage = damage.union(bounds(layer, at: position, in: comp, frame: a, matrix: matrix, clip: clip, depth: depth, drawing: false))
+        }
+        if shownB {
+            damage = damage.union(bounds(layer, at: position, in: comp, frame: b, matrix: matrix, clip: clip, depth: depth, drawing: true))
         }
         return true
     }
 
     /// Whether `LayerCompositor.drawComposition` draws the layer at `frame`.
+    /// (`LayerCompositor.isDrawn`'s test, on a borrowed layer.)
     static func drawn(_ layer: Layer, at frame: Double) -> Bool {
-        withUnsafePointer(to: layer) { LayerCompositor.isDrawn($0, at: frame) }
+        guard !layer.isMatteSource, !layer.hidden, layer.inPoint <= frame, frame <= layer.outPoint else { return false }
+        if case .null = layer.kind { return false }
+        return true
     }
 
     /// Whether a layer shown at both frames draws the same pixels at both: every property of
@@ -137,17 +151,18 @@ struct DamageWalk {
     /// Whether every layer `comp` draws draws the same pixels at its frames `a` and `b`.
     mutating func compositionHolds(_ comp: Composition, a: Double, b: Double, depth: Int) -> Bool? {
         guard depth < LayerCompositor.maxDepth, a != b else { return true }
-        for position in comp.layers.indices {
-            budget -= 1
-            guard budget > 0 else { return nil }
-            let layer = comp.layers[position]
-            let shownA = Self.drawn(layer, at: a), shownB = Self.drawn(layer, at: b)
-            guard shownA == shownB else { return false }
-            guard shownA else { continue }
-            guard let held = holds(layer, at: position, in: comp, a: a, b: b, depth: depth, hops: 0) else { return nil }
-            if !held { return false }
+        return comp.layers.withUnsafeBufferPointer { layers -> Bool? in
+            for position in layers.indices {
+                budget -= 1
+                guard budget > 0 else { return nil }
+                let shownA = Self.drawn(layers[position], at: a), shownB = Self.drawn(layers[position], at: b)
+                guard shownA == shownB else { return false }
+                guard shownA else { continue }
+                guard let held = holds(layers[position], at: position, in: comp, a: a, b: b, depth: depth, hops: 0) else { return nil }
+                if !held { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// Whether what a layer does with its content holds: its transform and its parents',
@@ -158,23 +173,25 @@ struct DamageWalk {
         if layer.autoOrient { return false }
         var judge = HeldJudge(a: a, b: b)
         judge.noteOwn(layer)
-        var current = layer
-        var parentHops = 0
-        while judge.held, let parentIndex = current.parent, let parent = comp.layer(withIndex: parentIndex), parentHops < 64 {
-            if parent.autoOrient { return false }
-            judge.note(parent.transform)
-            current = parent
-            parentHops += 1
+        return comp.layers.withUnsafeBufferPointer { layers -> Bool? in
+            // Parents, read in place, as `LayerCompositor.layerMatrix` follows them.
+            var parentIndex = layer.parent
+            var parentHops = 0
+            while judge.held, let index = parentIndex, let p = comp.position(ofIndex: index), parentHops < 64 {
+                if layers[p].autoOrient { return false }
+                judge.note(layers[p].transform)
+                parentIndex = layers[p].parent
+                parentHops += 1
+            }
+            guard judge.held else { return false }
+            guard layer.matteMode != .none, let source = comp.matteSource(forLayerAt: position) else { return true }
+            // A matte cycle (`tp` naming each other) is not followed far.
+            guard hops < 8 else { return nil }
+            let shownA = Self.matteShown(layers[source], at: a), shownB = Self.matteShown(layers[source], at: b)
+            guard shownA == shownB else { return false }
+            guard shownA else { return true }
+            return holds(layers[source], at: source, in: comp, a: a, b: b, depth: depth, hops: hops + 1)
         }
-        guard judge.held else { return false }
-        guard layer.matteMode != .none, let source = comp.matteSource(forLayerAt: position) else { return true }
-        // A matte cycle (`tp` naming each other) is not followed far.
-        guard hops < 8 else { return nil }
-        let matte = comp.layers[source]
-        let shownA = Self.matteShown(matte, at: a), shownB = Self.matteShown(matte, at: b)
-        guard shownA == shownB else { return false }
-        guard shownA else { return true }
-        return holds(matte, at: source, in: comp, a: a, b: b, depth: depth, hops: hops + 1)
     }
 
     /// Whether `LayerCompositor.drawMatteSource` draws the matte source at `frame`.

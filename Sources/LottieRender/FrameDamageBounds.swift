@@ -9,11 +9,18 @@ extension DamageWalk {
     /// `drawing`: `frame` is the one about to be drawn (shapes evaluated for it are kept).
     mutating func bounds(_ layer: Layer, at position: Int, in comp: Composition, frame: Double, matrix: Matrix, clip: PixelRect,
                          depth: Int, drawing: Bool) -> PixelRect {
-        let world = compositor.layerMatrix(layer, in: comp, frame: frame).concatenating(matrix)
+        // A shape layer's bounds found before (at the frame the surface holds) are found by the
+        // layer, frame and composition matrix, which decide its matrix: nothing is evaluated.
+        let key = DamageMemo.Key(comp: comp.ordinal ?? -1, position: position, frame: frame, matrix: matrix)
+        if case .shape = layer.kind, let kept = memo.find(key) { return (kept ?? clip).intersection(clip) }
+        let world = layerMatrix(layer, at: position, in: comp, frame: frame).concatenating(matrix)
         var rect: PixelRect
         switch layer.kind {
         case .shape(let items):
-            rect = shapeBounds(comp, position: position, items: items, frame: frame, world: world, drawing: drawing) ?? clip
+            let reach = shapeBounds(comp, position: position, items: items, frame: frame, world: world, drawing: drawing)
+            let found = reach.flatMap { Self.cut($0, layer, frame: frame, world: world, matrix: matrix) }
+            memo.keep(key, found)
+            return (found ?? clip).intersection(clip)
         case .solid(_, let width, let height):
             rect = Self.rectBounds(width: width, height: height, world: world) ?? clip
         case .image(let refId):
@@ -32,16 +39,29 @@ extension DamageWalk {
         case .null, .unsupported:
             return .empty
         }
-        if let masks = LayerCompositor.maskBounds(layer.masks.filter { $0.mode != .none }, frame: frame, world: world) {
+        return (Self.cut(rect, layer, frame: frame, world: world, matrix: matrix, clip: clip) ?? clip).intersection(clip)
+    }
+
+    /// The layer's matrix to its composition, as the compositor finds it (the render tree's
+    /// kept chain, else through the parents).
+    func layerMatrix(_ layer: Layer, at position: Int, in comp: Composition, frame: Double) -> Matrix {
+        renderer.renderTree?.layerMatrix(in: comp, at: position, frame: frame) ?? compositor.layerMatrix(layer, in: comp, frame: frame)
+    }
+
+    /// `content` (the device pixels a layer's content may reach) cut by its masks and grown by
+    /// its blurs' and shadows' reach; a blur that repeats its edges takes `clip` (nil: unbounded).
+    static func cut(_ content: PixelRect, _ layer: Layer, frame: Double, world: Matrix, matrix: Matrix, clip: PixelRect? = nil) -> PixelRect? {
+        var rect = content
+        if !layer.masks.isEmpty, let masks = LayerCompositor.maskBounds(layer.masks.filter { $0.mode != .none }, frame: frame, world: world) {
             rect = rect.intersection(masks)
         }
         guard !rect.isEmpty else { return .empty }
         if !layer.effects.isEmpty || !layer.styles.isEmpty {
             let pass = EffectPass(layer: layer, frame: frame, compMatrix: matrix)
-            // A blur that repeats the edges spreads them to the whole clip.
-            rect = pass.repeatsEdges ? clip : rect.grown(by: pass.reach)
+            if pass.repeatsEdges { return clip }
+            rect = rect.grown(by: pass.reach)
         }
-        return rect.intersection(clip)
+        return rect
     }
 
     /// The union of the bounds of the layers `comp` draws at `frame`, within `clip`.
@@ -49,16 +69,17 @@ extension DamageWalk {
                                 drawing: Bool) -> PixelRect {
         guard depth < LayerCompositor.maxDepth, !clip.isEmpty else { return .empty }
         guard frame.isFinite else { return clip }
-        var union = PixelRect.empty
-        for position in comp.layers.indices {
-            budget -= 1
-            guard budget > 0 else { return clip }
-            let layer = comp.layers[position]
-            guard Self.drawn(layer, at: frame) else { continue }
-            union = union.union(bounds(layer, at: position, in: comp, frame: frame, matrix: matrix, clip: clip, depth: depth,
-                                       drawing: drawing))
+        return comp.layers.withUnsafeBufferPointer { layers in
+            var union = PixelRect.empty
+            for position in layers.indices {
+                budget -= 1
+                guard budget > 0 else { return clip }
+                guard Self.drawn(layers[position], at: frame) else { continue }
+                union = union.union(bounds(layers[position], at: position, in: comp, frame: frame, matrix: matrix, clip: clip, depth: depth,
+                                           drawing: drawing))
+            }
+            return union
         }
-        return union
     }
 
     /// Where a shape layer's fills and strokes reach on the device (`PaintReach`), nil when
@@ -66,8 +87,6 @@ extension DamageWalk {
     /// drawn are kept for the next frame's damage, whose earlier frame it is.
     mutating func shapeBounds(_ comp: Composition, position: Int, items: [ShapeItem], frame: Double, world: Matrix,
                               drawing: Bool) -> PixelRect? {
-        let key = DamageMemo.Key(comp: comp.ordinal ?? -1, position: position, frame: frame, world: world)
-        if let kept = memo.find(key) { return kept }
         var result: PixelRect? = .empty
         if drawing, renderer.renderTree != nil {
             // Evaluated through the render tree, which keeps it for the drawing that follows.
@@ -79,7 +98,6 @@ extension DamageWalk {
             let tree = ShapeTree(items: items, frame: frame, budget: renderer.budget)
             result = Self.reach(of: tree.ops, bounds: tree.ops.indices.map { tree.joinedPath(ofOpAt: $0).bounds }, world: world)
         }
-        memo.keep(key, result)
         return result
     }
 
@@ -244,9 +262,10 @@ final class DamageMemo: @unchecked Sendable {
         let comp: Int, position: Int, frame: Double
         let a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
-        init(comp: Int, position: Int, frame: Double, world: Matrix) {
+        /// `matrix`: the composition's, which with the layer and frame decides the layer's.
+        init(comp: Int, position: Int, frame: Double, matrix: Matrix) {
             (self.comp, self.position, self.frame) = (comp, position, frame)
-            (a, b, c, d, tx, ty) = (world.a, world.b, world.c, world.d, world.tx, world.ty)
+            (a, b, c, d, tx, ty) = (matrix.a, matrix.b, matrix.c, matrix.d, matrix.tx, matrix.ty)
         }
     }
 
@@ -267,8 +286,30 @@ final class DamageMemo: @unchecked Sendable {
     }
 
     private let state = Mutex(Entries())
+    /// Damages in a row that spanned the whole frame, and frames left to draw whole without
+    /// working the damage out: an animation that changes everywhere pays little for looking.
+    private let wholeRun = Mutex((run: 0, skip: 0))
+    /// The most frames drawn whole without looking.
+    static let maxSkipped = 8
 
     init() {}
+
+    /// Whether the next frame's damage is worth working out (false: draw it whole).
+    func looks() -> Bool {
+        wholeRun.withLock { state in
+            guard state.skip > 0 else { return true }
+            state.skip -= 1
+            return false
+        }
+    }
+
+    /// Records whether the damage worked out spanned the whole frame.
+    func record(whole: Bool) {
+        wholeRun.withLock { state in
+            state.run = whole ? state.run + 1 : 0
+            state.skip = min(state.run, Self.maxSkipped)
+        }
+    }
 
     /// The entries a damage starts from: those the last one found, when found under `context`.
     func begin(context: [UInt64]) -> Entries {

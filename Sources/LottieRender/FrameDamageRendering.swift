@@ -12,18 +12,20 @@ extension AnimationRenderer {
     public func render(frame: Double, after previous: Double, viewport: Viewport, background: Color = .clear,
                        into surface: inout Surface, overdrawn: PixelRect = .empty) {
         let whole = surface.bounds
-        guard surface.width == viewport.width, surface.height == viewport.height, !budgetPassed,
-              let found = damage(from: previous, to: frame, viewport: viewport) else {
+        guard surface.width == viewport.width, surface.height == viewport.height, !budgetPassed, damageMemo.looks() else {
             render(frame: frame, viewport: viewport, background: background, into: &surface)
             return
         }
-        let rows = Self.damageRows(found.union(overdrawn.intersection(whole)), within: whole)
-        guard !rows.isEmpty else { return }
+        let found = damage(from: previous, to: frame, viewport: viewport)
+        let rows = found.map { Self.damageRows($0.union(overdrawn.intersection(whole)), within: whole) }
         // Past most of the frame, the band's bookkeeping would cost more than the rows saved.
-        guard rows.count * 8 < whole.height * 7 else {
+        guard let rows, rows.count * 8 < whole.height * 7 else {
+            damageMemo.record(whole: true)
             render(frame: frame, viewport: viewport, background: background, into: &surface)
             return
         }
+        damageMemo.record(whole: false)
+        guard !rows.isEmpty else { return }
         let covered = backdrop(frame: frame, viewport: viewport)
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         if threads > 1, whole.height >= 2 * BandLayout.minimumRows {
