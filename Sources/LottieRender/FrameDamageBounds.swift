@@ -303,7 +303,7 @@ final class DamageMemo: @unchecked Sendable {
         }
     }
 
-    /// Records whether the damage worked out spanned the whole frame.
+    /// Records whether the damage worked out spanned the whole frame (or too much of it to pay).
     func record(whole: Bool) {
         wholeRun.withLock { state in
             state.run = whole ? state.run + 1 : 0

@@ -24,7 +24,9 @@ extension AnimationRenderer {
             render(frame: frame, viewport: viewport, background: background, into: &surface)
             return
         }
-        damageMemo.record(whole: false)
+        // Damage over half the rows saves too little of the drawing to pay for looking at
+        // every frame: the next frames are drawn whole as after a whole damage.
+        damageMemo.record(whole: rows.count * 2 > whole.height)
         guard !rows.isEmpty else { return }
         let covered = backdrop(frame: frame, viewport: viewport)
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
