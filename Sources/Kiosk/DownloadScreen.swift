@@ -204,9 +204,11 @@ public final class DownloadScreen {
     }
 
     /// Draws `frame` when anything changed since the last call; returns whether it drew.
+    /// `overdrawn`: pixels painted over the last frame drawn since (a status line).
     @discardableResult
-    public func render(frame: Double, viewport: Viewport, background: Color = .black, into surface: inout Surface) -> Bool {
-        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface)
+    public func render(frame: Double, viewport: Viewport, background: Color = .black, into surface: inout Surface,
+                       overdrawn: PixelRect = .empty) -> Bool {
+        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface, overdrawn: overdrawn)
     }
 
     /// Advances to the clock's time; returns the animation frame to draw.

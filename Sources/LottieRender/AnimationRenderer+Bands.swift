@@ -9,9 +9,13 @@ extension AnimationRenderer {
     /// Draws a frame cut into horizontal bands, on the calling thread and `bandWorkers`.
     /// Each band is a view over the frame's own rows (no copy afterwards); where the cuts
     /// fall is `bandLayout`'s, balanced by what each band took in the frames before.
-    func drawBands(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?) {
+    /// With `rows`, only each band's rows within them are drawn (`render(frame:after:…)`).
+    func drawBands(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
+                   within rows: Range<Int>? = nil) {
         let whole = surface.bounds
         let bands = bandLayout.bands(of: whole, count: threads)
+        let drawn = bands.map { band in rows.map { $0.clamped(to: band.y0..<band.y1) } ?? band.y0..<band.y1 }
+        let indices = drawn.indices.filter { !drawn[$0].isEmpty }
         var seconds = [Double](repeating: 0, count: bands.count)
         var evaluating = [Double](repeating: 0, count: bands.count)
         let shares = bandLayout.evaluationShares(count: bands.count)
@@ -22,15 +26,16 @@ extension AnimationRenderer {
         let cursor = FramePlan.Cursor()
         seconds.withUnsafeMutableBufferPointer { seconds in
         evaluating.withUnsafeMutableBufferPointer { evaluating in
-            surface.withBands(bands.map { $0.y0..<$0.y1 }) { parts in
+            surface.withBands(indices.map { drawn[$0] }) { parts in
                 let shared = BandWork(renderer: self, parts: parts, seconds: seconds, evaluating: evaluating, plan: plan, cursor: cursor)
-                bandWorkers.run(count: parts.count, threads: threads) { i in
+                bandWorkers.run(count: parts.count, threads: threads) { j in
+                    let i = indices[j]
                     let share = i < shares.count ? shares[i] : (seconds: nil, fromBack: true)
                     shared.evaluating[i] = shared.plan.evaluate(taking: shared.cursor, budget: shared.renderer.budget,
                                                                 fromBack: share.fromBack, seconds: share.seconds)
                     let start = BandLayout.threadSeconds()
-                    shared.renderer.drawCleared(frame: frame, into: &shared.parts[i], matrix: matrix, background: background,
-                                                covered: covered, whole: whole, band: (i, shared.parts.count))
+                    shared.renderer.drawCleared(frame: frame, into: &shared.parts[j], matrix: matrix, background: background,
+                                                covered: covered, whole: whole, band: (i, bands.count), budgetRows: bands[i].height)
                     shared.seconds[i] = BandLayout.threadSeconds() - start
                 }
             }

@@ -27,7 +27,7 @@ public struct AnimationRenderer {
     /// Bumped by every set and remove: the count of bindings and the sum of their versions
     /// can come back to the same figures with different providers (remove one, set a fresh
     /// one at version 0), so neither tells that the bindings changed.
-    private var bindingsGeneration: UInt64 = 0
+    private(set) var bindingsGeneration: UInt64 = 0
     /// Shape layers evaluated by earlier renders; replaced whenever providers are rebound.
     private(set) var shapeCache = ShapeCache()
     /// Shape layers' evaluated shapes and paints' coverage kept from frame to frame, each
@@ -63,7 +63,13 @@ public struct AnimationRenderer {
     /// Where frames are cut into bands, balanced from frame to frame.
     let bandLayout = BandLayout()
     /// What the last `renderIfChanged` drew.
-    private var lastDrawn: (content: ContentKey, version: UInt64, generation: UInt64, viewport: Viewport, background: Color)?
+    private var lastDrawn: (content: ContentKey, version: UInt64, generation: UInt64, viewport: Viewport, background: Color, frame: Double)?
+    /// `renderIfChanged` draws only the pixels that differ from the frame it drew last
+    /// (`damage(from:to:viewport:)`); false draws every frame whole, the reference. Both
+    /// leave the same pixels.
+    public var drawsDamageOnly = true
+    /// Shape layers' bounds found by the last damage, for the next (`FrameDamage.swift`).
+    let damageMemo = DamageMemo()
 
     /// `fontDirectories` are searched for the fonts text layers name before the system's
     /// font folders (configuration is passed in: the library reads no environment).
@@ -180,8 +186,9 @@ public struct AnimationRenderer {
         drawBands(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
     }
 
+    /// `budgetRows`: the rows whose share of the surface budget the draw gets (nil: the surface's).
     func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
-                     whole: PixelRect, band: (index: Int, count: Int) = (0, 1)) {
+                     whole: PixelRect, band: (index: Int, count: Int) = (0, 1), budgetRows: Int? = nil) {
         if let covered {
             surface.clear(background, except: covered)
         } else if defersClear {
@@ -189,7 +196,7 @@ public struct AnimationRenderer {
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band)
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band, budgetRows: budgetRows)
         surface.settleClear()
     }
 
@@ -207,17 +214,25 @@ public struct AnimationRenderer {
     /// Redraws only when something visible changed since the last call (the frame, a
     /// provider's value, the providers bound, the viewport or background): a paused screen
     /// or a held frame costs nothing. Returns whether it drew.
+    /// The surface must hold what the last call drew, apart from `overdrawn`: pixels the
+    /// caller painted over since (a status line), drawn anew with the next frame drawn.
     @discardableResult
-    public mutating func renderIfChanged(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) -> Bool {
+    public mutating func renderIfChanged(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface,
+                                         overdrawn: PixelRect = .empty) -> Bool {
         let version = providersVersion
         // Two frame numbers may be the same picture (nothing in the file varies between them).
         let content = contentKey(at: frame)
-        if let last = lastDrawn, last.content == content, last.version == version, last.generation == bindingsGeneration,
+        if let last = lastDrawn, last.version == version, last.generation == bindingsGeneration,
            last.viewport == viewport, last.background == background, surface.width == viewport.width, surface.height == viewport.height {
-            return false
+            if last.content == content { return false }
+            if drawsDamageOnly {
+                render(frame: frame, after: last.frame, viewport: viewport, background: background, into: &surface, overdrawn: overdrawn)
+                lastDrawn = (content, version, bindingsGeneration, viewport, background, frame)
+                return true
+            }
         }
         render(frame: frame, viewport: viewport, background: background, into: &surface)
-        lastDrawn = (content, version, bindingsGeneration, viewport, background)
+        lastDrawn = (content, version, bindingsGeneration, viewport, background, frame)
         return true
     }
 
@@ -228,7 +243,8 @@ public struct AnimationRenderer {
     }
 
     /// `draw` into a surface that holds `whole` or one band of it (`band`: which of how many).
-    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect, band: (index: Int, count: Int) = (0, 1)) {
+    func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect, band: (index: Int, count: Int) = (0, 1),
+              budgetRows: Int? = nil) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: surface.bounds)
@@ -237,8 +253,9 @@ public struct AnimationRenderer {
         // Shadows reach at most as far as the frame is large: a hostile softness or distance
         // cannot make offscreen buffers many times the frame (the same limit for every band).
         compositor.maxReach = min(Effects.maxReach, max(16, whole.width, whole.height))
-        if whole.height > 0, surface.bounds.height < whole.height {
-            compositor.work.surfaceLimit = Int(Double(budget.maxSurfaceBytes) * Double(surface.bounds.height) / Double(whole.height))
+        let rows = budgetRows ?? surface.bounds.height
+        if whole.height > 0, rows < whole.height {
+            compositor.work.surfaceLimit = Int(Double(budget.maxSurfaceBytes) * Double(rows) / Double(whole.height))
         }
         compositor.drawComposition(root, frame: frame, into: &surface, matrix: matrix, opacity: 1, clip: clip, depth: 0)
         notes.recordSurfacePeak(compositor.work.peakSurfaceBytes)

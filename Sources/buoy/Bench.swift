@@ -36,6 +36,10 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("per-frame"), help: "Also print each frame's time (frame=F ms=X), to see where a file is slow.")
     var perFrame = false
 
+    @Flag(name: .customLong("full-frames"),
+          help: "Draw every frame whole instead of only what changed since the frame before (the damage).")
+    var fullFrames = false
+
     @Option(name: .customLong("t0-ns"),
             help: "When a benchmark harness spawned this process (CLOCK_REALTIME, ns): also print first_frame_since_spawn_ms.")
     var spawnedAt: Int64?
@@ -43,7 +47,7 @@ struct Bench: ParsableCommand {
     /// The command as `BenchJob` runs it.
     var job: BenchJob {
         BenchJob(animation: animation, size: size, contentMode: contentMode, count: count, threads: threads, perFrame: perFrame,
-                 spawnedAt: spawnedAt)
+                 spawnedAt: spawnedAt, fullFrames: fullFrames)
     }
 
     func validate() throws { try job.validate() }
@@ -63,6 +67,9 @@ struct BenchJob {
     var threads: Int?
     var perFrame = false
     var spawnedAt: Int64?
+    /// Every frame drawn whole; else each frame is drawn over the one before, redrawing
+    /// only the damage (`AnimationRenderer.render(frame:after:…)`), as a screen does.
+    var fullFrames = false
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -86,11 +93,17 @@ struct BenchJob {
         var cpuTimes: [Double] = []
         times.reserveCapacity(n)
         cpuTimes.reserveCapacity(n)
+        var previous = anim.inPoint
         for i in 0..<n {
             let frame = anim.inPoint + (anim.outPoint - anim.inPoint) * Double(i) / Double(max(n, 1))
             let t0 = Monotonic.now()
             let c0 = processCPUMilliseconds()
-            renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
+            if fullFrames || i == 0 {
+                renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
+            } else {
+                renderer.render(frame: frame, after: previous, viewport: viewport, background: .clear, into: &surface)
+            }
+            previous = frame
             times.append((Monotonic.now() - t0) * 1e3)
             cpuTimes.append(processCPUMilliseconds() - c0)
             if perFrame { print(String(cFormat: "frame=%.2f ms=%.3f", frame, times[i])) }
@@ -106,7 +119,8 @@ struct BenchJob {
         let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
         let reuse = renderer.coverageReuse
         print(String(cFormat: "load_ms=%.2f size=%ldx%ld mode=", loadMs, width, height) + contentMode.rawValue
-              + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses))
+              + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses)
+              + (fullFrames ? " frames=full" : " frames=damage"))
         let cpuSorted = cpuTimes[warm...].sorted()
         let cpuMedian = cpuSorted[cpuSorted.count / 2]
         print(String(cFormat: "first_frame_ms=%.3f cpu_first_frame_ms=%.3f", times[0], cpuTimes[0]))

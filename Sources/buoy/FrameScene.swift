@@ -19,7 +19,8 @@ protocol FrameScene: AnyObject {
     /// Advances to the clock's time; returns the animation frame to draw.
     func tick() -> Double
     /// Draws `frame` when it differs from the last one drawn; returns whether it drew.
-    func render(frame: Double, viewport: Viewport, background: Color, into surface: inout Surface) -> Bool
+    /// `overdrawn`: pixels painted over the last frame drawn since (the status line).
+    func render(frame: Double, viewport: Viewport, background: Color, into surface: inout Surface, overdrawn: PixelRect) -> Bool
     /// The trace line of `frame` (its time, sequence and missed refreshes are filled in when shown).
     func traceEntry(frame: Double) -> FrameTrace.Entry
 }

@@ -93,6 +93,8 @@ final class FrameWorker: @unchecked Sendable {
     private var statusProgress: [String] = []
     /// The rows of the status band last drawn (under `condition`: the loop reads it for touches).
     private var drawnBand: Range<Int>?
+    /// The rows the status band was last drawn over on `surface`.
+    private var statusRows: Range<Int>?
     private var surface: Surface
     private var version: UInt64 = 0
     private var statusChanged = true
@@ -205,13 +207,19 @@ final class FrameWorker: @unchecked Sendable {
         let frame = scene.tick()
         updateStatus()
         let renderStart = Monotonic.now()
-        var drew = scene.render(frame: frame, viewport: viewport, background: background, into: &surface)
+        // Rows the status band was drawn over, and will be: a frame drawn over the one before
+        // (its damage only) draws them anew.
+        let overdrawn = [statusRows, status.band].compactMap { $0 }.reduce(PixelRect.empty) {
+            $0.union(PixelRect(x0: 0, y0: $1.lowerBound, x1: surface.width, y1: $1.upperBound))
+        }
+        var drew = scene.render(frame: frame, viewport: viewport, background: background, into: &surface, overdrawn: overdrawn)
         if statusChanged {
             if !drew { scene.renderer.render(frame: frame, viewport: viewport, background: background, into: &surface) }
             drew = true
         }
         if drew {
             status.draw(into: &surface)
+            statusRows = status.band
             statusChanged = false
             version &+= 1
             renderTime.add(Monotonic.now() - renderStart)

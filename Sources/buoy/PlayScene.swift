@@ -85,8 +85,8 @@ final class PlayScene: FrameScene {
         return frame
     }
 
-    func render(frame: Double, viewport: Viewport, background: Color, into surface: inout Surface) -> Bool {
-        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface)
+    func render(frame: Double, viewport: Viewport, background: Color, into surface: inout Surface, overdrawn: PixelRect) -> Bool {
+        renderer.renderIfChanged(frame: frame, viewport: viewport, background: background, into: &surface, overdrawn: overdrawn)
     }
 
     func traceEntry(frame: Double) -> FrameTrace.Entry {

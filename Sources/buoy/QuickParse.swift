@@ -109,7 +109,7 @@ func quickCommand(_ arguments: [String]) -> QuickCommand? {
 extension Bench {
     static func quickParse(_ arguments: [String]) -> BenchJob? {
         guard let a = QuickArguments(arguments, options: ["--size", "--content-mode", "--count", "--threads", "--t0-ns"],
-                                     flags: ["--per-frame"]),
+                                     flags: ["--per-frame", "--full-frames"]),
               a.positionals.count == 1 else { return nil }
         var bench = BenchJob(animation: a.positionals[0])
         do {
@@ -118,6 +118,7 @@ extension Bench {
             bench.count = try a.value("--count")
             bench.threads = try a.value("--threads")
             bench.perFrame = a.flag("--per-frame")
+            bench.fullFrames = a.flag("--full-frames")
             bench.spawnedAt = try a.value("--t0-ns")
         } catch {
             return nil
