@@ -36,9 +36,9 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("per-frame"), help: "Also print each frame's time (frame=F ms=X), to see where a file is slow.")
     var perFrame = false
 
-    @Flag(name: .customLong("full-frames"),
-          help: "Draw every frame whole instead of only what changed since the frame before (the damage).")
-    var fullFrames = false
+    @Flag(name: .customLong("damage"),
+          help: "Draw each frame over the one before, redrawing only what changed (as a screen does); default: every frame whole, as the peers' harness draws them.")
+    var damage = false
 
     @Option(name: .customLong("t0-ns"),
             help: "When a benchmark harness spawned this process (CLOCK_REALTIME, ns): also print first_frame_since_spawn_ms.")
@@ -47,7 +47,7 @@ struct Bench: ParsableCommand {
     /// The command as `BenchJob` runs it.
     var job: BenchJob {
         BenchJob(animation: animation, size: size, contentMode: contentMode, count: count, threads: threads, perFrame: perFrame,
-                 spawnedAt: spawnedAt, fullFrames: fullFrames)
+                 spawnedAt: spawnedAt, damage: damage)
     }
 
     func validate() throws { try job.validate() }
@@ -67,9 +67,10 @@ struct BenchJob {
     var threads: Int?
     var perFrame = false
     var spawnedAt: Int64?
-    /// Every frame drawn whole; else each frame is drawn over the one before, redrawing
-    /// only the damage (`AnimationRenderer.render(frame:after:…)`), as a screen does.
-    var fullFrames = false
+    /// Each frame drawn over the one before, redrawing only the damage
+    /// (`AnimationRenderer.render(frame:after:…)`), as a screen does; else every frame whole,
+    /// which is what the peers' harness times (so `tools/bench-corpus` compares like with like).
+    var damage = false
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -98,7 +99,7 @@ struct BenchJob {
             let frame = anim.inPoint + (anim.outPoint - anim.inPoint) * Double(i) / Double(max(n, 1))
             let t0 = Monotonic.now()
             let c0 = processCPUMilliseconds()
-            if fullFrames || i == 0 {
+            if !damage || i == 0 {
                 renderer.render(frame: frame, viewport: viewport, background: .clear, into: &surface)
             } else {
                 renderer.render(frame: frame, after: previous, viewport: viewport, background: .clear, into: &surface)
@@ -120,7 +121,7 @@ struct BenchJob {
         let reuse = renderer.coverageReuse
         print(String(cFormat: "load_ms=%.2f size=%ldx%ld mode=", loadMs, width, height) + contentMode.rawValue
               + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses)
-              + (fullFrames ? " frames=full" : " frames=damage"))
+              + (damage ? " frames=damage" : " frames=full"))
         let cpuSorted = cpuTimes[warm...].sorted()
         let cpuMedian = cpuSorted[cpuSorted.count / 2]
         print(String(cFormat: "first_frame_ms=%.3f cpu_first_frame_ms=%.3f", times[0], cpuTimes[0]))

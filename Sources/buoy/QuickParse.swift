@@ -109,7 +109,7 @@ func quickCommand(_ arguments: [String]) -> QuickCommand? {
 extension Bench {
     static func quickParse(_ arguments: [String]) -> BenchJob? {
         guard let a = QuickArguments(arguments, options: ["--size", "--content-mode", "--count", "--threads", "--t0-ns"],
-                                     flags: ["--per-frame", "--full-frames"]),
+                                     flags: ["--per-frame", "--damage"]),
               a.positionals.count == 1 else { return nil }
         var bench = BenchJob(animation: a.positionals[0])
         do {
@@ -118,7 +118,7 @@ extension Bench {
             bench.count = try a.value("--count")
             bench.threads = try a.value("--threads")
             bench.perFrame = a.flag("--per-frame")
-            bench.fullFrames = a.flag("--full-frames")
+            bench.damage = a.flag("--damage")
             bench.spawnedAt = try a.value("--t0-ns")
         } catch {
             return nil
