@@ -209,6 +209,14 @@ final class ShapeLayerNode: @unchecked Sendable {
     /// counted use.
     private var counts = (evaluated: 0, reused: 0)
     private var uncounted = false
+    /// Evaluations made into the storage of an earlier one (`PreparedShapes.refill`).
+    private var refills = 0
+
+    /// How many evaluations reused the lists of an earlier one rather than allocating their own.
+    var refilledEvaluations: Int {
+        lock.lock(); defer { lock.unlock() }
+        return refills
+    }
 
     init(items: [ShapeItem], firstSlot: Int) {
         self.items = items
@@ -256,7 +264,8 @@ final class ShapeLayerNode: @unchecked Sendable {
         spare = nil
         lock.unlock()
         let shapes: PreparedShapes
-        if isKnownUniquelyReferenced(&recycled), let recycled {
+        let reuses = isKnownUniquelyReferenced(&recycled)
+        if reuses, let recycled {
             recycled.refill(items: items, frame: frame, budget: budget, memo: memo, sharing: sharing)
             shapes = recycled
         } else {
@@ -268,6 +277,7 @@ final class ShapeLayerNode: @unchecked Sendable {
         last = (frame, versions, shapes)
         if pending?.ticket == ticket { pending = nil }
         if counted { counts.evaluated += 1 }
+        if reuses { refills += 1 }
         uncounted = !counted
         lock.unlock()
         evaluationsStored.max(ticket, ordering: .releasing)

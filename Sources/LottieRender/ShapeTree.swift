@@ -448,17 +448,21 @@ struct ShapeTree {
         let measures = ids.map { PathMeasure(nodes[$0].path) }
         let total = measures.reduce(0) { $0 + $1.length }
         guard total > 0 else { return }
-        var ranges: [(Double, Double)] = []
+        // One range, or two when it wraps past the end: held as a pair, not an array per trim.
         let a = s - s.rounded(.down), b = a + (e - s)
-        if b <= 1 { ranges = [(a, b)] } else { ranges = [(a, 1), (0, b - 1)] }
+        let ranges = b <= 1 ? ((a, b), nil) : ((a, 1), (0, b - 1)) as ((Double, Double), (Double, Double)?)
         var before = 0.0
         for (i, id) in ids.enumerated() {
             let length = measures[i].length
             var result = RasterPath()
             if length > 0 {
-                for (ra, rb) in ranges {
+                for part in 0..<2 {
+                    guard let (ra, rb) = part == 0 ? ranges.0 : ranges.1 else { continue }
                     let from = max(ra * total - before, 0), to = min(rb * total - before, length)
-                    if to > from { result.append(measures[i].segment(from: from, to: to)) }
+                    // A first part is the result as it is (appended to an empty path it is the same value).
+                    if to > from {
+                        if result.isEmpty { result = measures[i].segment(from: from, to: to) } else { result.append(measures[i].segment(from: from, to: to)) }
+                    }
                 }
             }
             nodes[id].path = result
