@@ -316,22 +316,24 @@ final class ShapeLayerNode: @unchecked Sendable {
 /// one path it fills or strokes: kept by a node, they are joined once, not every frame. A
 /// class, so that each band of a threaded frame takes one reference to it, not one to each
 /// of its arrays (the bands contend for every count they both change). Never changed while
-/// anything but its node holds it: the node refills one only it holds (`refill`).
+/// anything but its node holds it: the node refills one only it holds (`refill`). Its fields
+/// are therefore read without the dynamic exclusivity checks of a class's `var`s (a check per
+/// read of every paint of every frame): no write can overlap a read.
 final class PreparedShapes: @unchecked Sendable {
-    private(set) var tree: ShapeTree
+    @exclusivity(unchecked) private(set) var tree: ShapeTree
     /// For each of `tree.ops`, its shapes in its own space.
-    private(set) var paths: [RasterPath] = []
+    @exclusivity(unchecked) private(set) var paths: [RasterPath] = []
     /// For each of `paths`, its bounds (nil: empty), for `PaintReach`.
-    private(set) var bounds: [Rect?] = []
+    @exclusivity(unchecked) private(set) var bounds: [Rect?] = []
     /// The node whose slots keep the paints' coverage.
     let node: ShapeLayerNode
     /// Each paint's path in device space, made once for all the bands of a threaded frame
     /// (nil on one thread, where nothing would share it).
-    private(set) var devicePaths: DevicePaths?
+    @exclusivity(unchecked) private(set) var devicePaths: DevicePaths?
 
     /// Where the dashed strokes drawn solid are (`ShapeTree.dashedStrokesDrawnSolid`): found
     /// once for the evaluation, not at each of its draws.
-    private(set) var dashesDrawnSolid: [String] = []
+    @exclusivity(unchecked) private(set) var dashesDrawnSolid: [String] = []
 
     init(tree: ShapeTree, node: ShapeLayerNode, sharing: Bool = false) {
         self.tree = tree
