@@ -152,15 +152,48 @@ extension Animated where Value: Interpolatable {
         let linear = (frame - k.time) / duration
         let end = k.endValue ?? keyframes[hi].value
         if k.easeOut.x.count > 1 || k.easeIn.x.count > 1 {
-            let dims = max(k.easeOut.x.count, k.easeIn.x.count)
-            let perComponent = (0..<dims).map { d in Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: d) }
-            return Value.interpolate(k.value, end, perComponent[0], perComponent: perComponent)
+            // Easing per dimension: no value reads past the second (x, y), so only those two
+            // are eased, and passed without an array made for them at every evaluation.
+            let tx = Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: 0)
+            let ty = Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: 1)
+            return Value.interpolate(k.value, end, x: tx, y: ty)
         }
         let t = Easing.progress(linear, out: k.easeOut, in: k.easeIn, dimension: 0)
         if let spatial = k.spatial, let point = spatial.point(atProgress: t) as? Value {
             return point
         }
         return Value.interpolate(k.value, end, t, perComponent: nil)
+    }
+}
+
+/// What the keyframes give at a frame, before it is interpolated: one value as it stands,
+/// or two and the eased fraction between them.
+public enum KeyframeSpan<Value> {
+    case value(Value)
+    case between(Value, Value, Double)
+}
+
+extension Animated where Value: Interpolatable {
+    /// `keyframedValue(at: frame)` before its interpolation: `.between(a, b, t)` stands for
+    /// `Value.interpolate(a, b, t, perComponent: nil)`, so that a caller can interpolate into
+    /// storage it keeps (a shape's outline) instead of a new value. Nil where the value is not
+    /// one plain interpolation (easing per dimension, a spatial curve): read `keyframedValue`.
+    @inlinable
+    public func keyframedSpan(at frame: Double) -> KeyframeSpan<Value>? {
+        if keyframes.count == 1 || !(frame > keyframes[0].time) { return .value(keyframes[0].value) }
+        if frame >= keyframes[keyframes.count - 1].time { return .value(keyframes[keyframes.count - 1].value) }
+        var lo = 0, hi = keyframes.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if keyframes[mid].time <= frame { lo = mid } else { hi = mid }
+        }
+        if keyframes[lo].hold { return .value(keyframes[lo].value) }
+        let duration = keyframes[hi].time - keyframes[lo].time
+        guard duration > 0 else { return .value(keyframes[hi].value) }
+        let k = keyframes[lo]
+        if k.easeOut.x.count > 1 || k.easeIn.x.count > 1 || k.spatial != nil { return nil }
+        let t = Easing.progress((frame - k.time) / duration, out: k.easeOut, in: k.easeIn, dimension: 0)
+        return .between(k.value, k.endValue ?? keyframes[hi].value, t)
     }
 }
 

@@ -72,11 +72,26 @@ public protocol Interpolatable: Sendable {
     /// The value a fraction `t` of the way from `a` to `b`; `perComponent` carries one
     /// fraction per dimension when the easing differs per dimension.
     static func interpolate(_ a: Self, _ b: Self, _ t: Double, perComponent: [Double]?) -> Self
+    /// The value with easing per dimension: `tx` the fraction of the first dimension, `ty`
+    /// of the second (a value with one dimension takes `tx`). The same as `perComponent: [tx, ty]`.
+    static func interpolate(_ a: Self, _ b: Self, x tx: Double, y ty: Double) -> Self
+}
+
+extension Interpolatable {
+    /// The reference: the fractions passed as an array.
+    public static func interpolate(_ a: Self, _ b: Self, x tx: Double, y ty: Double) -> Self {
+        interpolate(a, b, tx, perComponent: [tx, ty])
+    }
 }
 
 extension Double: Interpolatable {
     public static func interpolate(_ a: Double, _ b: Double, _ t: Double, perComponent: [Double]?) -> Double {
         a + (b - a) * t
+    }
+
+    /// One dimension: the first fraction.
+    public static func interpolate(_ a: Double, _ b: Double, x tx: Double, y ty: Double) -> Double {
+        a + (b - a) * tx
     }
 }
 
@@ -85,6 +100,11 @@ extension Vec2: Interpolatable {
         let tx = perComponent?.first ?? t
         let ty = perComponent.flatMap { $0.count > 1 ? $0[1] : nil } ?? tx
         return Vec2(x: a.x + (b.x - a.x) * tx, y: a.y + (b.y - a.y) * ty)
+    }
+
+    /// As `interpolate(a, b, tx, perComponent: [tx, ty])`, with no array made.
+    public static func interpolate(_ a: Vec2, _ b: Vec2, x tx: Double, y ty: Double) -> Vec2 {
+        Vec2(x: a.x + (b.x - a.x) * tx, y: a.y + (b.y - a.y) * ty)
     }
 }
 

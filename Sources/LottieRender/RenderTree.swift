@@ -197,6 +197,9 @@ final class ShapeLayerNode: @unchecked Sendable {
     let memo = GeometryMemo()
     private let lock = AdaptiveLock()
     private var last: (frame: Double, versions: [UInt64], shapes: PreparedShapes)?
+    /// The shapes `last` held before, evaluated into anew when nothing holds them any more
+    /// (a layer evaluated at every frame then reuses two sets of lists, turn about).
+    private var spare: PreparedShapes?
     /// The evaluation under way on some thread, numbered by `evaluationsStarted`.
     private var pending: (frame: Double, versions: [UInt64], ticket: UInt64)?
     private var evaluationsStarted: UInt64 = 0
@@ -206,6 +209,14 @@ final class ShapeLayerNode: @unchecked Sendable {
     /// counted use.
     private var counts = (evaluated: 0, reused: 0)
     private var uncounted = false
+    /// Evaluations made into the storage of an earlier one (`PreparedShapes.refill`).
+    private var refills = 0
+
+    /// How many evaluations reused the lists of an earlier one rather than allocating their own.
+    var refilledEvaluations: Int {
+        lock.lock(); defer { lock.unlock() }
+        return refills
+    }
 
     init(items: [ShapeItem], firstSlot: Int) {
         self.items = items
@@ -249,12 +260,24 @@ final class ShapeLayerNode: @unchecked Sendable {
         let ticket = evaluationsStarted &+ 1
         evaluationsStarted = ticket
         pending = (frame, versions, ticket)
+        var recycled = spare
+        spare = nil
         lock.unlock()
-        let shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self, sharing: sharing)
+        let shapes: PreparedShapes
+        let reuses = isKnownUniquelyReferenced(&recycled)
+        if reuses, let recycled {
+            recycled.refill(items: items, frame: frame, budget: budget, memo: memo, sharing: sharing)
+            shapes = recycled
+        } else {
+            shapes = PreparedShapes(tree: ShapeTree(items: items, frame: frame, budget: budget, memo: memo), node: self, sharing: sharing)
+        }
         lock.lock()
+        // The shapes replaced are kept to evaluate into next time, once every draw let go of them.
+        spare = last?.shapes
         last = (frame, versions, shapes)
         if pending?.ticket == ticket { pending = nil }
         if counted { counts.evaluated += 1 }
+        if reuses { refills += 1 }
         uncounted = !counted
         lock.unlock()
         evaluationsStored.max(ticket, ordering: .releasing)
@@ -292,31 +315,54 @@ final class ShapeLayerNode: @unchecked Sendable {
 /// A shape layer's shapes evaluated at one frame, with each paint's shapes joined into the
 /// one path it fills or strokes: kept by a node, they are joined once, not every frame. A
 /// class, so that each band of a threaded frame takes one reference to it, not one to each
-/// of its arrays (the bands contend for every count they both change). Never changed once made.
+/// of its arrays (the bands contend for every count they both change). Never changed while
+/// anything but its node holds it: the node refills one only it holds (`refill`). Its fields
+/// are therefore read without the dynamic exclusivity checks of a class's `var`s (a check per
+/// read of every paint of every frame): no write can overlap a read.
 final class PreparedShapes: @unchecked Sendable {
-    let tree: ShapeTree
+    @exclusivity(unchecked) private(set) var tree: ShapeTree
     /// For each of `tree.ops`, its shapes in its own space.
-    let paths: [RasterPath]
+    @exclusivity(unchecked) private(set) var paths: [RasterPath] = []
     /// For each of `paths`, its bounds (nil: empty), for `PaintReach`.
-    let bounds: [Rect?]
+    @exclusivity(unchecked) private(set) var bounds: [Rect?] = []
     /// The node whose slots keep the paints' coverage.
     let node: ShapeLayerNode
     /// Each paint's path in device space, made once for all the bands of a threaded frame
     /// (nil on one thread, where nothing would share it).
-    let devicePaths: DevicePaths?
+    @exclusivity(unchecked) private(set) var devicePaths: DevicePaths?
 
     /// Where the dashed strokes drawn solid are (`ShapeTree.dashedStrokesDrawnSolid`): found
     /// once for the evaluation, not at each of its draws.
-    let dashesDrawnSolid: [String]
+    @exclusivity(unchecked) private(set) var dashesDrawnSolid: [String] = []
 
     init(tree: ShapeTree, node: ShapeLayerNode, sharing: Bool = false) {
         self.tree = tree
         self.node = node
-        let paths = tree.ops.indices.map { tree.joinedPath(ofOpAt: $0) }
-        self.paths = paths
-        bounds = paths.map(\.bounds)
+        prepare(sharing: sharing)
+    }
+
+    /// Evaluates the node's items at `frame` into this one, as a new one made from a new tree
+    /// would be, keeping the storage of its lists. Only for one nothing else holds.
+    func refill(items: [ShapeItem], frame: Double, budget: RenderBudget, memo: GeometryMemo?, sharing: Bool) {
+        // The joined paths go first: one shape's path is its own join, and held twice it
+        // would be copied when evaluated anew.
+        paths.removeAll(keepingCapacity: true)
+        tree.reevaluate(items: items, frame: frame, budget: budget, memo: memo)
+        prepare(sharing: sharing)
+    }
+
+    /// Joins each op's shapes and finds what drawing reads from them.
+    private func prepare(sharing: Bool) {
+        paths.removeAll(keepingCapacity: true)
+        bounds.removeAll(keepingCapacity: true)
+        for index in tree.ops.indices {
+            let path = tree.joinedPath(ofOpAt: index)
+            paths.append(path)
+            bounds.append(path.bounds)
+        }
         devicePaths = sharing ? DevicePaths(count: paths.count) : nil
-        dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { paths[$0] })
+        let joined = paths
+        dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { joined[$0] })
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a

@@ -10,43 +10,73 @@ enum ShapeGeometry {
 
     static func path(_ bezier: BezierPath) -> RasterPath {
         var path = RasterPath()
-        let v = bezier.vertices
-        guard let first = v.first else { return path }
-        let ins = bezier.inTangents, outs = bezier.outTangents
-        func outTangent(_ i: Int) -> Vec2 { i < outs.count ? outs[i] : Vec2(x: 0, y: 0) }
-        func inTangent(_ i: Int) -> Vec2 { i < ins.count ? ins[i] : Vec2(x: 0, y: 0) }
-        path.move(to: first.point)
-        func segment(from i: Int, to j: Int) {
-            let o = outTangent(i), n = inTangent(j)
-            if o.x == 0 && o.y == 0 && n.x == 0 && n.y == 0 {
-                path.line(to: v[j].point)
-            } else {
-                path.cubic(to: v[j].point,
-                           control1: Point(v[i].x + o.x, v[i].y + o.y),
-                           control2: Point(v[j].x + n.x, v[j].y + n.y))
-            }
-        }
-        for i in 1..<max(1, v.count) { segment(from: i - 1, to: i) }
-        if bezier.closed {
-            if v.count > 1 { segment(from: v.count - 1, to: 0) }
-            path.close()
-        }
+        build(bezier, into: &path)
         return path
     }
 
+    /// `path(bezier)` built into `path` (emptied first), whose storage it reuses.
+    static func build(_ bezier: BezierPath, into path: inout RasterPath) {
+        let v = bezier.vertices, ins = bezier.inTangents, outs = bezier.outTangents
+        build(count: v.count, closed: bezier.closed, into: &path, vertex: { v[$0] },
+              inTangent: { $0 < ins.count ? ins[$0] : Vec2(x: 0, y: 0) },
+              outTangent: { $0 < outs.count ? outs[$0] : Vec2(x: 0, y: 0) })
+    }
+
+    /// `path(BezierPath.interpolate(a, b, t, perComponent: nil))` built into `path`, each point
+    /// mixed as it is used (the same arithmetic), with no interpolated shape made first.
+    static func build(between a: BezierPath, _ b: BezierPath, _ t: Double, into path: inout RasterPath) {
+        guard a.vertices.count == b.vertices.count, a.inTangents.count == b.inTangents.count,
+              a.outTangents.count == b.outTangents.count else { return build(t < 1 ? a : b, into: &path) }
+        func mix(_ p: Vec2, _ q: Vec2) -> Vec2 { Vec2(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t) }
+        let va = a.vertices, vb = b.vertices, ia = a.inTangents, ib = b.inTangents, oa = a.outTangents, ob = b.outTangents
+        build(count: va.count, closed: a.closed, into: &path, vertex: { mix(va[$0], vb[$0]) },
+              inTangent: { $0 < ia.count ? mix(ia[$0], ib[$0]) : Vec2(x: 0, y: 0) },
+              outTangent: { $0 < oa.count ? mix(oa[$0], ob[$0]) : Vec2(x: 0, y: 0) })
+    }
+
+    /// The outline through `count` vertices with their tangents, into `path` (emptied first).
+    private static func build(count: Int, closed: Bool, into path: inout RasterPath, vertex: (Int) -> Vec2,
+                              inTangent: (Int) -> Vec2, outTangent: (Int) -> Vec2) {
+        path.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        path.reserveCapacity(count + 2)
+        path.move(to: vertex(0).point)
+        func segment(from i: Int, to j: Int) {
+            let o = outTangent(i), n = inTangent(j)
+            let vi = vertex(i), vj = vertex(j)
+            if o.x == 0 && o.y == 0 && n.x == 0 && n.y == 0 {
+                path.line(to: vj.point)
+            } else {
+                path.cubic(to: vj.point, control1: Point(vi.x + o.x, vi.y + o.y), control2: Point(vj.x + n.x, vj.y + n.y))
+            }
+        }
+        for i in 1..<max(1, count) { segment(from: i - 1, to: i) }
+        if closed {
+            if count > 1 { segment(from: count - 1, to: 0) }
+            path.close()
+        }
+    }
+
     static func rectangle(center c: Vec2, size: Vec2, roundness: Double, reversed: Bool) -> RasterPath {
+        var path = RasterPath()
+        build(rectangleAt: c, size: size, roundness: roundness, reversed: reversed, into: &path)
+        return path
+    }
+
+    /// `rectangle(…)` built into `path` (emptied first).
+    static func build(rectangleAt c: Vec2, size: Vec2, roundness: Double, reversed: Bool, into path: inout RasterPath) {
         let w = abs(size.x), h = abs(size.y)
         let r = max(0, min(roundness, min(w, h) / 2))
         let l = c.x - w / 2, t = c.y - h / 2, rt = c.x + w / 2, b = c.y + h / 2
-        var path = RasterPath()
+        path.removeAll(keepingCapacity: true)
         if r <= 0 {
-            let corners = reversed
-                ? [Point(rt, t), Point(l, t), Point(l, b), Point(rt, b)]
-                : [Point(rt, t), Point(rt, b), Point(l, b), Point(l, t)]
-            path.move(to: corners[0])
-            for p in corners.dropFirst() { path.line(to: p) }
+            // The corners as literals, not an array made for them.
+            path.move(to: Point(rt, t))
+            path.line(to: reversed ? Point(l, t) : Point(rt, b))
+            path.line(to: Point(l, b))
+            path.line(to: reversed ? Point(rt, b) : Point(l, t))
             path.close()
-            return path
+            return
         }
         let k = r * (1 - kappa)
         if !reversed {
@@ -70,13 +100,19 @@ enum ShapeGeometry {
             path.cubic(to: Point(rt, b - r), control1: Point(rt - k, b), control2: Point(rt, b - k))
         }
         path.close()
-        return path
     }
 
     static func ellipse(center c: Vec2, size: Vec2, reversed: Bool) -> RasterPath {
+        var path = RasterPath()
+        build(ellipseAt: c, size: size, reversed: reversed, into: &path)
+        return path
+    }
+
+    /// `ellipse(…)` built into `path` (emptied first).
+    static func build(ellipseAt c: Vec2, size: Vec2, reversed: Bool, into path: inout RasterPath) {
         let rx = abs(size.x) / 2, ry = abs(size.y) / 2
         let kx = rx * kappa, ky = ry * kappa
-        var path = RasterPath()
+        path.removeAll(keepingCapacity: true)
         let top = Point(c.x, c.y - ry), right = Point(c.x + rx, c.y), bottom = Point(c.x, c.y + ry), left = Point(c.x - rx, c.y)
         path.move(to: top)
         if !reversed {
@@ -91,7 +127,6 @@ enum ShapeGeometry {
             path.cubic(to: top, control1: Point(right.x, c.y - ky), control2: Point(c.x + kx, top.y))
         }
         path.close()
-        return path
     }
 
     /// Stars alternate outer and inner vertices; polygons use only the outer radius. Roundness

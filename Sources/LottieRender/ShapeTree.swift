@@ -35,8 +35,8 @@ struct ShapeTree {
     private(set) var nodes: [ShapeNode] = []
     /// Top-most first.
     private(set) var ops: [DrawOp] = []
-    let frame: Double
-    let budget: RenderBudget
+    private(set) var frame: Double
+    private(set) var budget: RenderBudget
     /// Path elements and style references evaluated, against `budget.maxPathElementsPerLayer`.
     private(set) var elementCount = 0
     /// Set when the budget stopped the evaluation: the rest of the items were skipped.
@@ -44,7 +44,9 @@ struct ShapeTree {
 
     /// Costly steps kept from the layer's last evaluation (the render tree's nodes have one);
     /// nil computes every step, the reference.
-    private let memo: GeometryMemo?
+    private var memo: GeometryMemo?
+    /// The paths of the shapes of the evaluation before (`reevaluate`), last shape first.
+    private var sparePaths: [RasterPath] = []
     /// Memoized steps met so far: each one's place in `memo`.
     private var memoPlaces = 0
 
@@ -52,6 +54,24 @@ struct ShapeTree {
         self.frame = frame
         self.budget = budget
         self.memo = memo
+        _ = process(items, matrix: .identity, opacity: 1, depth: 0)
+    }
+
+    /// Evaluates `items` at `frame` into this tree anew, as `init` does, keeping the storage
+    /// of its node and op lists: a render-tree node evaluates into a tree it made before, so
+    /// that a layer evaluated at every frame does not allocate and free them each time.
+    mutating func reevaluate(items: [ShapeItem], frame: Double, budget: RenderBudget, memo: GeometryMemo?) {
+        // The shapes' paths are kept to build the new ones in, the first shape's taken first.
+        sparePaths.removeAll(keepingCapacity: true)
+        while let node = nodes.popLast() { sparePaths.append(node.path) }
+        ops.removeAll(keepingCapacity: true)
+        self.frame = frame
+        self.budget = budget
+        self.memo = memo
+        memoPlaces = 0
+        paintCount = 0
+        elementCount = 0
+        exhausted = false
         _ = process(items, matrix: .identity, opacity: 1, depth: 0)
     }
 
@@ -177,7 +197,9 @@ struct ShapeTree {
             case .group:
                 scope += process(Self.children(of: item), matrix: matrix, opacity: opacity, depth: depth + 1)
             case .shape:
-                addNode(Self.geometry(of: item, at: frame), matrix: matrix, to: &scope)
+                var path = takeSparePath()
+                Self.geometry(of: item, at: frame, into: &path)
+                addNode(path, matrix: matrix, to: &scope)
             case .style:
                 if spendPaint(), spend(1 + scope.count),
                    var op = StyleEvaluation.drawOp(for: item, at: frame, nodeIDs: scope, matrix: matrix, opacity: opacity) {
@@ -224,21 +246,35 @@ struct ShapeTree {
         return []
     }
 
-    /// The outline of the shape item (path, rectangle, ellipse or polystar) at `item` at `frame`.
-    private static func geometry(of item: UnsafePointer<ShapeItem>, at frame: Double) -> RasterPath {
+    /// The outline of the shape item (path, rectangle, ellipse or polystar) at `item` at `frame`,
+    /// built into `path` (emptied first), whose storage it reuses.
+    private static func geometry(of item: UnsafePointer<ShapeItem>, at frame: Double, into path: inout RasterPath) {
         switch item.pointee.kind {
         case .path(let shape, _):
-            return ShapeGeometry.path(shape.value(at: frame))
+            // Keyframed outlines are mixed straight into the path: no interpolated shape (three
+            // arrays) made and freed for every animated path of every frame.
+            switch shape.provider == nil ? shape.keyframedSpan(at: frame) : nil {
+            case .value(let bezier): ShapeGeometry.build(bezier, into: &path)
+            case .between(let a, let b, let t): ShapeGeometry.build(between: a, b, t, into: &path)
+            case nil: ShapeGeometry.build(shape.value(at: frame), into: &path)
+            }
         case .rectangle(let position, let size, let roundness, let reversed):
-            return ShapeGeometry.rectangle(center: position.value(at: frame), size: size.value(at: frame),
-                                           roundness: roundness.value(at: frame), reversed: reversed)
+            ShapeGeometry.build(rectangleAt: position.value(at: frame), size: size.value(at: frame),
+                                roundness: roundness.value(at: frame), reversed: reversed, into: &path)
         case .ellipse(let position, let size, let reversed):
-            return ShapeGeometry.ellipse(center: position.value(at: frame), size: size.value(at: frame), reversed: reversed)
+            ShapeGeometry.build(ellipseAt: position.value(at: frame), size: size.value(at: frame), reversed: reversed, into: &path)
         case .polystar(let star):
-            return ShapeGeometry.polystar(star, at: frame)
+            path = ShapeGeometry.polystar(star, at: frame)
         default:
-            return RasterPath()
+            path.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// A path to build a shape in: the storage of a shape of the tree's last evaluation.
+    private mutating func takeSparePath() -> RasterPath {
+        guard var path = sparePaths.popLast() else { return RasterPath() }
+        path.removeAll(keepingCapacity: true)
+        return path
     }
 
     /// The values of the trim item at `item` at `frame`.
@@ -412,17 +448,21 @@ struct ShapeTree {
         let measures = ids.map { PathMeasure(nodes[$0].path) }
         let total = measures.reduce(0) { $0 + $1.length }
         guard total > 0 else { return }
-        var ranges: [(Double, Double)] = []
+        // One range, or two when it wraps past the end: held as a pair, not an array per trim.
         let a = s - s.rounded(.down), b = a + (e - s)
-        if b <= 1 { ranges = [(a, b)] } else { ranges = [(a, 1), (0, b - 1)] }
+        let ranges = b <= 1 ? ((a, b), nil) : ((a, 1), (0, b - 1)) as ((Double, Double), (Double, Double)?)
         var before = 0.0
         for (i, id) in ids.enumerated() {
             let length = measures[i].length
             var result = RasterPath()
             if length > 0 {
-                for (ra, rb) in ranges {
+                for part in 0..<2 {
+                    guard let (ra, rb) = part == 0 ? ranges.0 : ranges.1 else { continue }
                     let from = max(ra * total - before, 0), to = min(rb * total - before, length)
-                    if to > from { result.append(measures[i].segment(from: from, to: to)) }
+                    // A first part is the result as it is (appended to an empty path it is the same value).
+                    if to > from {
+                        if result.isEmpty { result = measures[i].segment(from: from, to: to) } else { result.append(measures[i].segment(from: from, to: to)) }
+                    }
                 }
             }
             nodes[id].path = result

@@ -19,6 +19,14 @@ public struct Path: Equatable, Sendable {
         elements.reserveCapacity(count)
     }
 
+    /// Empties the path, equal to `Path()` after it; with `keepingCapacity`, its storage is
+    /// kept to build the next path in (a shape evaluated again at every frame).
+    public mutating func removeAll(keepingCapacity: Bool) {
+        elements.removeAll(keepingCapacity: keepingCapacity)
+        current = .zero
+        contourStart = .zero
+    }
+
     public var isEmpty: Bool { elements.isEmpty }
 
     public mutating func move(to p: Point) {
