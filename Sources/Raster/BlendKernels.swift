@@ -15,13 +15,13 @@ enum BlendKernels {
         case .multiply: return { b, s in b * s }
         case .screen: return { b, s in b + s - b * s }
         case .overlay: return { b, s in hardLight(s, b) }
-        case .darken: return { b, s in pointwiseMin(b, s) }
-        case .lighten: return { b, s in pointwiseMax(b, s) }
+        case .darken: return { b, s in lanesMin(b, s) }
+        case .lighten: return { b, s in lanesMax(b, s) }
         case .colorDodge: return { b, s in perChannel(b, s, colorDodge) }
         case .colorBurn: return { b, s in perChannel(b, s, colorBurn) }
         case .hardLight: return { b, s in hardLight(b, s) }
         case .softLight: return { b, s in perChannel(b, s, softLight) }
-        case .difference: return { b, s in pointwiseMax(b - s, s - b) }
+        case .difference: return { b, s in lanesMax(b - s, s - b) }
         case .exclusion: return { b, s in b + s - 2 * b * s }
         case .hue: return { b, s in setLum(setSat(s, sat(b)), lum(b)) }
         case .saturation: return { b, s in setLum(setSat(b, sat(s)), lum(b)) }
@@ -49,9 +49,9 @@ enum BlendKernels {
         let s = colour(source), b = colour(backdrop)
         let sa = s.w, ba = b.w
         if sa == 0 { return backdrop }
-        guard let mix else { return pack(pointwiseMin(s + b, Colour(repeating: 1))) }
+        guard let mix else { return pack(s + b) }
         if ba == 0 { return source }
-        let mixed = pointwiseMax(pointwiseMin(mix(b / ba, s / sa), Colour(repeating: 1)), Colour(repeating: 0))
+        let mixed = unit(mix(b / ba, s / sa))
         let kept: Colour = s * (1 - ba) + b * (1 - sa)
         var out: Colour = kept + mixed * (sa * ba)
         out.w = sa + ba - sa * ba
@@ -59,10 +59,27 @@ enum BlendKernels {
     }
 
     @inline(__always) static func pack(_ c: Colour) -> UInt32 {
-        let clamped = pointwiseMax(pointwiseMin(c, Colour(repeating: 1)), Colour(repeating: 0))
-        let v: Colour = clamped * 255 + 0.5
+        let v: Colour = unit(c) * 255 + 0.5
         let a = UInt32(v.w)
         return a << 24 | min(UInt32(v.x), a) << 16 | min(UInt32(v.y), a) << 8 | min(UInt32(v.z), a)
+    }
+
+    /// Swift's generic `pointwiseMin`, `pointwiseMax` and `clamped` on `SIMD4<Float>` are
+    /// library calls, not instructions; these are the same choices lane by lane (`minimum`
+    /// keeps `a` when `a <= b`, `maximum` keeps `a` when `a > b`), which the compiler inlines:
+    /// bit-identical to the generic ones on NaN-free lanes (signed zeros included; a test
+    /// checks it). Lanes here are never NaN: bytes / 255 and sums and products of them.
+    @inline(__always) static func lanesMin(_ a: Colour, _ b: Colour) -> Colour {
+        Colour(a.x <= b.x ? a.x : b.x, a.y <= b.y ? a.y : b.y, a.z <= b.z ? a.z : b.z, a.w <= b.w ? a.w : b.w)
+    }
+
+    @inline(__always) static func lanesMax(_ a: Colour, _ b: Colour) -> Colour {
+        Colour(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z, a.w > b.w ? a.w : b.w)
+    }
+
+    /// Each lane clamped to 0...1, as `c.clamped(lowerBound: .zero, upperBound: 1)`.
+    @inline(__always) static func unit(_ c: Colour) -> Colour {
+        lanesMin(Colour(repeating: 1), lanesMax(.zero, c))
     }
 
     @inline(__always) static func perChannel(_ b: Colour, _ s: Colour, _ f: (Float, Float) -> Float) -> Colour {

@@ -49,7 +49,7 @@ enum BlendSpans {
         if sa == 0 { return backdrop }
         if M.isAdd { return BlendKernels.pack(s + b) }
         if ba == 0 { return source }
-        let mixed = M.mix(b / ba, s / sa).clamped(lowerBound: .zero, upperBound: Colour(repeating: 1))
+        let mixed = BlendKernels.unit(M.mix(b / ba, s / sa))
         let kept: Colour = s * (1 - ba) + b * (1 - sa)
         var out: Colour = kept + mixed * (sa * ba)
         out.w = sa + ba - sa * ba
@@ -93,16 +93,16 @@ enum HardLightMix: BlendMix {
 }
 
 enum DarkenMix: BlendMix {
-    @inline(__always) static func mix(_ b: BlendKernels.Colour, _ s: BlendKernels.Colour) -> BlendKernels.Colour { pointwiseMin(b, s) }
+    @inline(__always) static func mix(_ b: BlendKernels.Colour, _ s: BlendKernels.Colour) -> BlendKernels.Colour { BlendKernels.lanesMin(b, s) }
 }
 
 enum LightenMix: BlendMix {
-    @inline(__always) static func mix(_ b: BlendKernels.Colour, _ s: BlendKernels.Colour) -> BlendKernels.Colour { pointwiseMax(b, s) }
+    @inline(__always) static func mix(_ b: BlendKernels.Colour, _ s: BlendKernels.Colour) -> BlendKernels.Colour { BlendKernels.lanesMax(b, s) }
 }
 
 enum DifferenceMix: BlendMix {
     @inline(__always) static func mix(_ b: BlendKernels.Colour, _ s: BlendKernels.Colour) -> BlendKernels.Colour {
-        pointwiseMax(b - s, s - b)
+        BlendKernels.lanesMax(b - s, s - b)
     }
 }
 
