@@ -81,7 +81,9 @@ public final class CoverageCache: @unchecked Sendable {
         }
         counts.misses += 1
         lock.unlock()
-        let made = make()
+        var made = make()
+        // Kept and painted again: its pieces are worked out once (`Coverage.footprint`).
+        made.workOutFootprint()
         let size = made.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
         // One shape may not take more than a quarter of the cache.
         guard size <= byteLimit / 4 else { return made }

@@ -230,7 +230,10 @@ extension Surface {
             var made = false
             let coverage = Self.lookUp(cache, key) { () -> Coverage in
                 made = true
-                return self.coverage(of: device(), rule: rule, limit: key.limit)
+                // Kept: its pieces are worked out once, for every repaint's dirty region.
+                var coverage = self.coverage(of: device(), rule: rule, limit: key.limit)
+                coverage.workOutFootprint()
+                return coverage
             }
             slots.noteShared(slot: slot, found: !made)
             slots.keep(slot: slot, for: key, coverage)

@@ -2,8 +2,9 @@
 ///
 /// Used by the paint swept straight from the rasterizer (`paintSwept`: a shape that keeps
 /// changing, as a trimmed or animated stroke does), which visits its runs anyway. A kept
-/// coverage painted again each frame is still noted by its bounding box: walking its runs
-/// every frame cost more than the clear it saved.
+/// coverage painted again each frame has its pieces worked out once, when it is made
+/// (`pieces(of:bounds:)`, stored in `Coverage.footprint`): walking its runs every frame
+/// cost more than the clear it saved.
 ///
 /// A stroke round or across the frame (a ring, an outline, a long diagonal line) paints a
 /// small part of its bounding box; the next frame's clear visits every pixel of the dirty
@@ -106,5 +107,31 @@ struct PaintFootprint {
         let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: strips)
         masks.initialize(repeating: 0, count: strips)
         return masks
+    }
+}
+
+extension PaintFootprint {
+    /// Where `runs` (all within `bounds`) lie, as at most `DirtyRegion.capacity` rectangles
+    /// joined as a region joins a paint's pieces; nil where `bounds` serves as well (a small
+    /// or dense shape). Worked out once for a kept coverage (`Coverage.workOutFootprint`):
+    /// walking its runs on every paint cost more than the clear it saved.
+    static func pieces(of runs: [Coverage.Run], bounds: PixelRect) -> [PixelRect]? {
+        guard let footprint = PaintFootprint(area: bounds) else { return nil }
+        return footprint.withMasks { masks -> [PixelRect]? in
+            for run in runs { footprint.note(y: Int(run.y), x: Int(run.x), count: Int(run.count), in: masks) }
+            var region = DirtyRegion()
+            footprint.add(masks, to: &region, limit: bounds)
+            guard region.count > 1 else { return nil }
+            return (0..<region.count).map { region[$0] }
+        }
+    }
+}
+
+extension Surface {
+    /// Notes the pixels a paint of `coverage` may touch within `rect`: its pieces where it
+    /// has them (`Coverage.footprint`), or its bounding box.
+    mutating func notePainted(_ coverage: Coverage, within rect: PixelRect) {
+        guard let pieces = coverage.footprint else { return region.add(coverage.bounds.intersection(rect)) }
+        for piece in pieces { region.add(piece.intersection(rect), pairing: true) }
     }
 }
