@@ -25,7 +25,8 @@ struct Coverage {
     /// The device pixels the runs touch.
     private(set) var bounds = PixelRect.empty
     /// Where the runs lie, as a few rectangles (`PaintFootprint.pieces`), worked out once
-    /// when the coverage is kept, for the dirty region of every paint of it; nil: `bounds`.
+    /// when a kept coverage is painted a second time, for the dirty region of every paint
+    /// of it from then on; nil: `bounds`.
     private(set) var footprint: [PixelRect]?
     /// Whether `footprint` was worked out (nil then means `bounds` is as good).
     private(set) var footprintKnown = false
@@ -55,9 +56,12 @@ struct Coverage {
 
     /// Works out `footprint`, once: a coverage painted again each frame (kept) then notes
     /// its pieces rather than its bounding box, at no cost per paint.
+    @inline(__always)
     mutating func workOutFootprint() {
         guard !footprintKnown else { return }
         footprintKnown = true
+        // A small shape is noted whole, without a call (most shapes, every frame).
+        guard bounds.width * bounds.height >= PaintFootprint.leastArea else { return }
         footprint = PaintFootprint.pieces(of: runs, bounds: bounds)
     }
 

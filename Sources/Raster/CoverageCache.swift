@@ -76,14 +76,12 @@ public final class CoverageCache: @unchecked Sendable {
         clock += 1
         if let entry = entries.touch(key, at: clock) {
             counts.hits += 1
-            lock.unlock()
-            return entry.coverage
+            defer { lock.unlock() }
+            return withFootprint(entry, for: key)
         }
         counts.misses += 1
         lock.unlock()
-        var made = make()
-        // Kept and painted again: its pieces are worked out once (`Coverage.footprint`).
-        made.workOutFootprint()
+        let made = make()
         let size = made.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
         // One shape may not take more than a quarter of the cache.
         guard size <= byteLimit / 4 else { return made }
@@ -104,7 +102,18 @@ public final class CoverageCache: @unchecked Sendable {
         guard let entry = entries.touch(key, at: clock + 1) else { return nil }
         clock += 1
         counts.hits += 1
-        return entry.coverage
+        return withFootprint(entry, for: key)
+    }
+
+    /// The coverage of `entry`, found again, with its pieces (`Coverage.footprint`): worked
+    /// out now, once, and kept, so that a shape made and never painted again does not pay
+    /// for them. The lock is held.
+    private func withFootprint(_ entry: Entry, for key: Key) -> Coverage {
+        guard !entry.coverage.footprintKnown else { return entry.coverage }
+        var coverage = entry.coverage
+        coverage.workOutFootprint()
+        _ = entries.updateValue(Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse), forKey: key)
+        return coverage
     }
 
     /// Drops the least recently used half of the entries.

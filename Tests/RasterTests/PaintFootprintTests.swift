@@ -146,6 +146,14 @@ final class PaintFootprintTests: XCTestCase {
         let area = (0..<region.count).reduce(0) { $0 + region[$1].width * region[$1].height }
         XCTAssertLessThan(area, region.union.width * region.union.height / 2, "\(region.count) rectangles")
         XCTAssertFalse((0..<region.count).contains { region[$0].contains(x: 450, y: 350) })
+        // Kept in the shared cache alone (no slot), as a text layer's glyphs are.
+        let cache = CoverageCache()
+        for _ in 0..<3 {
+            surface.clearDeferred()
+            surface.stroke(Path.ellipse(50, 50, 800, 600), style: style, paint: .solid(.white), cache: cache)
+        }
+        XCTAssertEqual(cache.statistics.hits, 2)
+        XCTAssertFalse((0..<surface.region.count).contains { surface.region[$0].contains(x: 450, y: 350) })
     }
 
     /// Kept shapes (a ring, a line, a gradient outline, one through a clip) that hold still
