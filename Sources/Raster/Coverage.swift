@@ -24,6 +24,12 @@ struct Coverage {
     private(set) var longestRun = 0
     /// The device pixels the runs touch.
     private(set) var bounds = PixelRect.empty
+    /// Where the runs lie, as a few rectangles (`PaintFootprint.pieces`), worked out once
+    /// when a kept coverage is painted a second time, for the dirty region of every paint
+    /// of it from then on; nil: `bounds`.
+    private(set) var footprint: [PixelRect]?
+    /// Whether `footprint` was worked out (nil then means `bounds` is as good).
+    private(set) var footprintKnown = false
 
     var isEmpty: Bool { runs.isEmpty }
 
@@ -38,10 +44,30 @@ struct Coverage {
     }
 
     /// What keeping it costs, in bytes.
-    var memorySize: Int { runs.count * MemoryLayout<Run>.stride + bytes.count }
+    var memorySize: Int {
+        runs.count * MemoryLayout<Run>.stride + bytes.count + (footprint?.count ?? 0) * MemoryLayout<PixelRect>.stride
+    }
+
+    /// Runs added after `workOutFootprint` may lie outside it.
+    private mutating func forgetFootprint() {
+        footprint = nil
+        footprintKnown = false
+    }
+
+    /// Works out `footprint`, once: a coverage painted again each frame (kept) then notes
+    /// its pieces rather than its bounding box, at no cost per paint.
+    @inline(__always)
+    mutating func workOutFootprint() {
+        guard !footprintKnown else { return }
+        footprintKnown = true
+        // A small shape is noted whole, without a call (most shapes, every frame).
+        guard bounds.width * bounds.height >= PaintFootprint.leastArea else { return }
+        footprint = PaintFootprint.pieces(of: runs, bounds: bounds)
+    }
 
     mutating func addConstant(y: Int, x: Int, count: Int, value: UInt8) {
         guard count > 0, value > 0 else { return }
+        if footprintKnown { forgetFootprint() }
         runs.append(Run(y: Int32(y), x: Int32(x), count: Int32(count), offset: -1, value: value))
         longestRun = max(longestRun, count)
         bounds = bounds.union(PixelRect(x0: x, y0: y, x1: x + count, y1: y + 1))
@@ -52,6 +78,7 @@ struct Coverage {
     /// are left out or told as full runs here, once, so that every paint of the coverage
     /// blends only the pixels an edge really crosses.
     mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
+        if footprintKnown { forgetFootprint() }
         var i = 0
         while i < count {
             let start = i

@@ -76,8 +76,8 @@ public final class CoverageCache: @unchecked Sendable {
         clock += 1
         if let entry = entries.touch(key, at: clock) {
             counts.hits += 1
-            lock.unlock()
-            return entry.coverage
+            defer { lock.unlock() }
+            return withFootprint(entry, for: key)
         }
         counts.misses += 1
         lock.unlock()
@@ -102,7 +102,18 @@ public final class CoverageCache: @unchecked Sendable {
         guard let entry = entries.touch(key, at: clock + 1) else { return nil }
         clock += 1
         counts.hits += 1
-        return entry.coverage
+        return withFootprint(entry, for: key)
+    }
+
+    /// The coverage of `entry`, found again, with its pieces (`Coverage.footprint`): worked
+    /// out now, once, and kept, so that a shape made and never painted again does not pay
+    /// for them. The lock is held.
+    private func withFootprint(_ entry: Entry, for key: Key) -> Coverage {
+        guard !entry.coverage.footprintKnown else { return entry.coverage }
+        var coverage = entry.coverage
+        coverage.workOutFootprint()
+        _ = entries.updateValue(Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse), forKey: key)
+        return coverage
     }
 
     /// Drops the least recently used half of the entries.

@@ -100,9 +100,13 @@ public final class CoverageSlots: @unchecked Sendable {
                 slot.entries.append(entry)
             }
             slot.missed = false
-            if let coverage = slot.entries[slot.entries.count - 1].coverage {
+            let last = slot.entries.count - 1
+            if slot.entries[last].coverage != nil {
                 counts.hits += 1
-                return .reuse(coverage)
+                // Painted again: its pieces are worked out now, once, in place (a shape made
+                // and never painted again does not pay for them).
+                slot.entries[last].coverage!.workOutFootprint()
+                return .reuse(slot.entries[last].coverage!)
             }
             counts.misses += 1
             return .make
@@ -230,7 +234,11 @@ extension Surface {
             var made = false
             let coverage = Self.lookUp(cache, key) { () -> Coverage in
                 made = true
-                return self.coverage(of: device(), rule: rule, limit: key.limit)
+                // Its pieces are worked out once, here: a shape made each frame (one that
+                // changes and cannot be swept, as a gradient stroke) notes them too.
+                var coverage = self.coverage(of: device(), rule: rule, limit: key.limit)
+                coverage.workOutFootprint()
+                return coverage
             }
             slots.noteShared(slot: slot, found: !made)
             slots.keep(slot: slot, for: key, coverage)

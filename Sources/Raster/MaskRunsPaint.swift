@@ -15,7 +15,7 @@ extension Surface {
         let o = PixelMath.alpha(Float(opacity))
         let reach = coverage.bounds.intersection(runs.rect).intersection(bounds)
         guard o > 0, !reach.isEmpty, !runs.isEmpty else { return }
-        notePainted(reach)
+        notePainted(coverage, within: runs.rect.intersection(bounds))
         let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil)
         let color = solid.map { o == 255 ? $0 : PixelMath.scale($0, o) }
         let scratch = coverage.longestRun + 8

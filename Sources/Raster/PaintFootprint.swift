@@ -2,8 +2,10 @@
 ///
 /// Used by the paint swept straight from the rasterizer (`paintSwept`: a shape that keeps
 /// changing, as a trimmed or animated stroke does), which visits its runs anyway. A kept
-/// coverage painted again each frame is still noted by its bounding box: walking its runs
-/// every frame cost more than the clear it saved.
+/// coverage painted again each frame has its pieces worked out once, when it is first
+/// painted again (`pieces(of:bounds:)`, stored in `Coverage.footprint`): walking its runs
+/// every frame cost more than the clear it saved, and working them out for every shape
+/// made cost shapes that change each frame.
 ///
 /// A stroke round or across the frame (a ring, an outline, a long diagonal line) paints a
 /// small part of its bounding box; the next frame's clear visits every pixel of the dirty
@@ -106,5 +108,41 @@ struct PaintFootprint {
         let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: strips)
         masks.initialize(repeating: 0, count: strips)
         return masks
+    }
+}
+
+extension PaintFootprint {
+    /// Where `runs` (all within `bounds`) lie, as at most `DirtyRegion.capacity` rectangles
+    /// joined as a region joins a paint's pieces; nil where `bounds` serves as well (a small
+    /// or dense shape). Worked out once for a kept coverage (`Coverage.workOutFootprint`):
+    /// walking its runs on every paint cost more than the clear it saved.
+    static func pieces(of runs: [Coverage.Run], bounds: PixelRect) -> [PixelRect]? {
+        guard let footprint = PaintFootprint(area: bounds) else { return nil }
+        // A shape covering more than two thirds of its box is noted whole (`add`): its
+        // pixels are counted first, at a third of the cost of noting its runs.
+        var covered = 0
+        for run in runs { covered &+= Int(run.count) }
+        guard covered * 3 <= bounds.width * bounds.height * 2 else { return nil }
+        return footprint.withMasks { masks -> [PixelRect]? in
+            for run in runs { footprint.note(y: Int(run.y), x: Int(run.x), count: Int(run.count), in: masks) }
+            var region = DirtyRegion()
+            footprint.add(masks, to: &region, limit: bounds)
+            guard region.count > 1 else { return nil }
+            return (0..<region.count).map { region[$0] }
+        }
+    }
+}
+
+extension Surface {
+    /// Notes the pixels a paint of `coverage` may touch within `rect`: its pieces where it
+    /// has them (`Coverage.footprint`), or its bounding box.
+    @inline(__always)
+    mutating func notePainted(_ coverage: Coverage, within rect: PixelRect) {
+        guard let pieces = coverage.footprint else { return region.add(coverage.bounds.intersection(rect)) }
+        notePainted(pieces, within: rect)
+    }
+
+    private mutating func notePainted(_ pieces: [PixelRect], within rect: PixelRect) {
+        for piece in pieces { region.add(piece.intersection(rect), pairing: true) }
     }
 }

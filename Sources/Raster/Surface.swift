@@ -337,7 +337,7 @@ public struct Surface: @unchecked Sendable {
         let (w, ox, oy) = (width, originX, originY)
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0 else { return }
-        region.add(coverage.bounds.intersection(bounds))
+        notePainted(coverage, within: bounds)
         let clipMask = clip?.mask
         // A uniform gradient at full opacity is its colour: the same arithmetic as shading it.
         if let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
