@@ -172,8 +172,9 @@ public struct PathMeasure {
     }
 
     /// `segment(from:to:)` appended to `path` (its elements, and where it leaves the path's
-    /// current point, as `path.append(segment(from:to:))`), with no path of its own made:
-    /// a trim that wraps past the end and a dash pattern write all their pieces into one.
+    /// current point, as `path.append(segment(from:to:))`; an empty piece leaves the path as
+    /// it was), with no path of its own made: a trim that wraps past the end and a dash
+    /// pattern write all their pieces into one (`PathMeasureAppendTests`).
     public func segment(from: Double, to: Double, appendingTo path: inout Path) {
         let a = max(0, from), b = min(length, to)
         guard b > a else { return }
