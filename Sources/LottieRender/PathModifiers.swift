@@ -11,8 +11,11 @@ enum PathModifiers {
         let a = s - s.rounded(.down)
         let b = a + (e - s)
         if b <= 1 { return measure.segment(from: a * length, to: b * length) }
-        var path = measure.segment(from: a * length, to: length)
-        path.append(measure.segment(from: 0, to: (b - 1) * length))
+        // Both parts written into one path, sized for both (not a path per part, copied).
+        var path = RasterPath()
+        path.reserveCapacity(measure.elementCount(from: a * length, to: length) + measure.elementCount(from: 0, to: (b - 1) * length))
+        measure.segment(from: a * length, to: length, appendingTo: &path)
+        measure.segment(from: 0, to: (b - 1) * length, appendingTo: &path)
         return path
     }
 

@@ -150,8 +150,34 @@ public struct PathMeasure {
     /// that lies wholly inside stays closed).
     public func segment(from: Double, to: Double) -> Path {
         var path = Path()
+        path.reserveCapacity(elementCount(from: from, to: to))
+        segment(from: from, to: to, appendingTo: &path)
+        return path
+    }
+
+    /// How many elements `segment(from:to:)` makes: sized once, the piece's storage is not
+    /// moved as it grows (a trim of a path of many curves moved it a few times a frame).
+    public func elementCount(from: Double, to: Double) -> Int {
         let a = max(0, from), b = min(length, to)
-        guard b > a else { return path }
+        guard b > a else { return 0 }
+        var count = 0, lastContour = -1
+        for seg in segments {
+            if seg.start + seg.length <= a { continue }
+            if seg.start >= b { break }
+            // A move where a contour starts, and room for its close.
+            if seg.contour != lastContour { count += 2; lastContour = seg.contour }
+            count += 1
+        }
+        return count
+    }
+
+    /// `segment(from:to:)` appended to `path` (its elements, and where it leaves the path's
+    /// current point, as `path.append(segment(from:to:))`; an empty piece leaves the path as
+    /// it was), with no path of its own made: a trim that wraps past the end and a dash
+    /// pattern write all their pieces into one (`PathMeasureAppendTests`).
+    public func segment(from: Double, to: Double, appendingTo path: inout Path) {
+        let a = max(0, from), b = min(length, to)
+        guard b > a else { return }
         var lastContour = -1
         var lastEnd: Point? = nil
         for seg in segments {
@@ -177,7 +203,6 @@ public struct PathMeasure {
             lastEnd = piece.3
         }
         closeIfWhole(&path, contour: lastContour, a, b)
-        return path
     }
 
     private func closeIfWhole(_ path: inout Path, contour: Int, _ a: Double, _ b: Double) {
@@ -251,7 +276,7 @@ public func dashed(_ path: Path, dashes: [Double], offset: Double) -> Path {
             budget -= 1
             let end = min(position + remaining, contour.end)
             if index % 2 == 0 && end > position {
-                result.append(measure.segment(from: position, to: end))
+                measure.segment(from: position, to: end, appendingTo: &result)
             } else if index % 2 == 0 && pattern[index] == 0 {
                 result.append(capDot(measure, at: position, contour: contour))
             }

@@ -28,8 +28,12 @@ struct StrokeOutliner {
     private var corners: [Bool] = []
     /// Where the contour's chains end (`ReferenceStrokeBuilder.add`).
     private var splits: [Int] = []
-    private var chain: [Point] = []
-    private var left: [Point] = []
+    /// The run being outlined: `chainCount` points of the contour from `chainStart` on,
+    /// wrapping past its end (read in place, not copied out).
+    private var chainStart = 0
+    private var chainCount = 0
+    /// The right side of the run; the left one is written straight into `polygon`, which
+    /// it starts.
     private var right: [Point] = []
     /// The polygon being assembled.
     private var polygon: [Point] = []
@@ -92,8 +96,6 @@ struct StrokeOutliner {
         let circle = round ? ReferenceStrokeBuilder.circleVertexCount(radius: halfWidth, tolerance: tolerance) : 4
         self.points.reserveCapacity(points)
         corners.reserveCapacity(points)
-        chain.reserveCapacity(points + 1)
-        left.reserveCapacity(2 * points)
         right.reserveCapacity(2 * points)
         polygon.reserveCapacity(4 * points + circle)
         // Two sides of every point, and a cap's or join's vertices and a close per contour.
@@ -153,8 +155,8 @@ struct StrokeOutliner {
         for k in 0..<chains {
             let from = bound(k, closed: closed), to = bound((k + 1) % boundCount, closed: closed)
             let segments = (to - from + n) % n
-            chain.removeAll(keepingCapacity: true)
-            for j in 0...(segments == 0 ? n : segments) { chain.append(points[(from + j) % n]) }
+            chainStart = from
+            chainCount = (segments == 0 ? n : segments) + 1
             let start = !closed && k == 0 && capMerges(atStart: true)
             let end = !closed && k == chains - 1 && capMerges(atStart: false)
             capsMerged = (capsMerged.start || start, capsMerged.end || end)
@@ -169,15 +171,22 @@ struct StrokeOutliner {
         }
     }
 
-    /// `ReferenceStrokeBuilder.capMerges` for the chain in `chain`.
+    /// Point `j` of the run (`chainStart`, `chainCount`): `j` is at most the contour's count.
+    @inline(__always)
+    private func chain(_ j: Int) -> Point {
+        let i = chainStart + j
+        return points[i >= points.count ? i - points.count : i]
+    }
+
+    /// `ReferenceStrokeBuilder.capMerges` for the run.
     private func capMerges(atStart: Bool) -> Bool {
-        guard chain.count >= 2 else { return false }
+        guard chainCount >= 2 else { return false }
         switch style.cap {
         case .butt: return false
         case .square: return true
         case .round:
-            if chain.count == 2 { return true }
-            let (a, b) = atStart ? (chain[0], chain[1]) : (chain[chain.count - 1], chain[chain.count - 2])
+            if chainCount == 2 { return true }
+            let (a, b) = atStart ? (chain(0), chain(1)) : (chain(chainCount - 1), chain(chainCount - 2))
             return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() >= halfWidth
         }
     }
@@ -215,34 +224,34 @@ struct StrokeOutliner {
         return m.apply(p)
     }
 
-    /// An open run (`chain`): one polygon, out along one side and back along the other,
-    /// round the end cap and the start cap when they are merged.
+    /// An open run (`chainStart`, `chainCount`): one polygon, out along one side and back
+    /// along the other, round the end cap and the start cap when they are merged.
     private mutating func addChain(startCap: Bool, endCap: Bool) {
-        let m = chain.count
+        let m = chainCount
         guard m >= 2 else { return }
         offsets()
-        polygon.removeAll(keepingCapacity: true)
-        polygon.append(contentsOf: left)
-        if endCap { appendCap(at: chain[m - 1], from: chain[m - 2]) }
+        if endCap { appendCap(at: chain(m - 1), from: chain(m - 2)) }
         for i in stride(from: right.count - 1, through: 0, by: -1) { polygon.append(right[i]) }
-        if startCap { appendCap(at: chain[0], from: chain[1]) }
+        if startCap { appendCap(at: chain(0), from: chain(1)) }
         emitPolygon()
     }
 
-    /// `ReferenceStrokeBuilder.offsets` of `chain`, into `left` and `right`; with
+    /// `ReferenceStrokeBuilder.offsets` of the run, its left side into `polygon` (emptied
+    /// first) and its right side into `right`; with
     /// `mitersSmoothTurns`, the outer side turns at one vertex, not two, where it can.
     private mutating func offsets() {
-        let m = chain.count
+        let m = chainCount
         let h = halfWidth
-        left.removeAll(keepingCapacity: true)
+        polygon.removeAll(keepingCapacity: true)
         right.removeAll(keepingCapacity: true)
-        var previous = unitNormal(chain[0], chain[1])
+        var previous = unitNormal(chain(0), chain(1))
         // How much of the current segment's inner side the previous crossing took.
         var taken = 0.0
-        left.append(Point(chain[0].x + previous.x * h, chain[0].y + previous.y * h))
-        right.append(Point(chain[0].x - previous.x * h, chain[0].y - previous.y * h))
+        let first = chain(0)
+        polygon.append(Point(first.x + previous.x * h, first.y + previous.y * h))
+        right.append(Point(first.x - previous.x * h, first.y - previous.y * h))
         for k in 1..<(m - 1) {
-            let v = chain[k], before = chain[k - 1], after = chain[k + 1]
+            let v = chain(k), before = chain(k - 1), after = chain(k + 1)
             let normal = unitNormal(v, after)
             let cross = (v.x - before.x) * (after.y - v.y) - (v.y - before.y) * (after.x - v.x)
             let a = Point(v.x + previous.x * h, v.y + previous.y * h), b = Point(v.x + normal.x * h, v.y + normal.y * h)
@@ -260,20 +269,21 @@ struct StrokeOutliner {
             let miter = mitered ? Point(h * (previous.x + normal.x) / (1 + cosTurn), h * (previous.y + normal.y) / (1 + cosTurn)) : Point.zero
             // The outer side is opposite the turn (as in addJoin).
             if cross > 0 {
-                if fits { left.append(Point(v.x + crossing.x, v.y + crossing.y)) } else { left.append(a); left.append(v); left.append(b) }
+                if fits { polygon.append(Point(v.x + crossing.x, v.y + crossing.y)) } else { polygon.append(a); polygon.append(v); polygon.append(b) }
                 if mitered { right.append(Point(v.x - miter.x, v.y - miter.y)) } else { right.append(c); right.append(d) }
             } else if cross < 0 {
                 if fits { right.append(Point(v.x - crossing.x, v.y - crossing.y)) } else { right.append(c); right.append(v); right.append(d) }
-                if mitered { left.append(Point(v.x + miter.x, v.y + miter.y)) } else { left.append(a); left.append(b) }
+                if mitered { polygon.append(Point(v.x + miter.x, v.y + miter.y)) } else { polygon.append(a); polygon.append(b) }
             } else {
-                left.append(a); left.append(b)
+                polygon.append(a); polygon.append(b)
                 right.append(c); right.append(d)
             }
             taken = fits ? reach : 0
             previous = normal
         }
-        left.append(Point(chain[m - 1].x + previous.x * h, chain[m - 1].y + previous.y * h))
-        right.append(Point(chain[m - 1].x - previous.x * h, chain[m - 1].y - previous.y * h))
+        let last = chain(m - 1)
+        polygon.append(Point(last.x + previous.x * h, last.y + previous.y * h))
+        right.append(Point(last.x - previous.x * h, last.y - previous.y * h))
     }
 
     @inline(__always)
