@@ -31,10 +31,7 @@ extension AnimationRenderer {
     /// frame may differ). Never smaller than the truth.
     public func damage(from a: Double, to b: Double, viewport: Viewport) -> PixelRect? {
         let target = PixelRect(x0: 0, y0: 0, x1: viewport.width, y1: viewport.height)
-        // Images: which decoded copy the image store keeps follows the draws asked of it, and
-        // a part of a frame asks for fewer (offscreen layers outside it are skipped), so a later
-        // frame could sample an image differently (measured: 2/255 on one pixel). Whole frames.
-        guard a.isFinite, b.isFinite, !framedProviderBound, !hasImageAssets else { return nil }
+        guard a.isFinite, b.isFinite, !framedProviderBound else { return nil }
         if a == b { return .empty }
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix, target: target)
@@ -44,10 +41,6 @@ extension AnimationRenderer {
         walk.rootArea = area
         guard walk.composition(root, a: a, b: b, matrix: matrix, clip: area, depth: 0) else { return nil }
         return walk.damage.intersection(target)
-    }
-
-    var hasImageAssets: Bool {
-        animation.assets.values.contains { if case .image = $0 { return true } else { return false } }
     }
 
     /// What the damage memo's bounds were found under: bounds kept under other providers

@@ -166,7 +166,10 @@ final class ImageStore: @unchecked Sendable {
     }
 
     /// `kept` halved `count` times (under the lock), the halvings kept for later draws; past
-    /// the budget the nearest halving already made (or `kept` itself, as nil).
+    /// the budget the nearest halving already made (or `kept` itself, as nil). The halvings
+    /// kept may go deeper than `count` (a smaller draw came first): the one asked for is
+    /// picked by its depth, never the deepest made, or a draw's pixels would depend on the
+    /// draws before it.
     private func halving(_ id: String, of kept: Image, by count: Int) -> Image? {
         guard count > 0 else { return nil }
         var made = halvings[id] ?? []
@@ -180,7 +183,7 @@ final class ImageStore: @unchecked Sendable {
             made.append(next)
         }
         halvings[id] = made
-        return made.last
+        return made.isEmpty ? nil : made[min(count, made.count) - 1]
     }
 }
 
