@@ -129,7 +129,7 @@ extension DamageWalk {
 /// Whether every property noted gives the same value at frames `a` and `b`: both take one
 /// keyframe's value as it stands (before the first, after the last, or in a hold), or a
 /// provider that does not read the frame gives it. Exact: nothing interpolated is compared.
-struct HeldJudge {
+struct HeldJudge: AnimatedPropertyWalk {
     let a: Double, b: Double
     private(set) var held = true
 
@@ -149,10 +149,6 @@ struct HeldJudge {
         if i == nil || i != Self.keyframeShown(property.keyframes, at: b) { held = false }
     }
 
-    mutating func note<V>(_ property: Animated<V>?) {
-        if let property { note(property) }
-    }
-
     /// The keyframe whose value `Animated.keyframedValue(at:)` gives unchanged at `frame`;
     /// nil when it interpolates.
     static func keyframeShown<V>(_ keyframes: [Keyframe<V>], at frame: Double) -> Int? {
@@ -165,17 +161,6 @@ struct HeldJudge {
             if keyframes[mid].time <= frame { lo = mid } else { hi = mid }
         }
         return keyframes[lo].hold ? lo : nil
-    }
-
-    mutating func note(_ position: PositionProperty) {
-        switch position {
-        case .combined(let p): note(p)
-        case .split(let x, let y): note(x); note(y)
-        }
-    }
-
-    mutating func note(_ t: LottieModel.Transform) {
-        note(t.anchor); note(t.position); note(t.scale); note(t.rotation); note(t.opacity); note(t.skew); note(t.skewAxis)
     }
 
     /// A layer's own properties: transform, masks, effects, styles and time remapping.
@@ -212,46 +197,9 @@ struct HeldJudge {
         }
     }
 
-    mutating func note(_ dashes: [Dash]) {
-        for dash in dashes { note(dash.value) }
-    }
+    mutating func noteTooDeep() { held = false }
 
-    mutating func note(_ items: [ShapeItem], depth: Int) {
-        // Deeper than the evaluation goes (it stops at 64): taken to vary.
-        guard depth < 64 else { held = false; return }
-        for item in items where held { note(item.kind, depth: depth) }
-    }
-
-    /// Every property of every kind of item, as `ShapeDependence` names them: the switch
-    /// names each kind, so a new kind cannot be forgotten.
-    mutating func note(_ kind: ShapeKind, depth: Int) {
-        switch kind {
-        case .group(let children): note(children, depth: depth + 1)
-        case .path(let path, _): note(path)
-        case .rectangle(let position, let size, let roundness, _): note(position); note(size); note(roundness)
-        case .ellipse(let position, let size, _): note(position); note(size)
-        case .polystar(let s):
-            note(s.position); note(s.points); note(s.rotation); note(s.outerRadius); note(s.innerRadius)
-            note(s.outerRoundness); note(s.innerRoundness)
-        case .fill(let color, let opacity, _): note(color); note(opacity)
-        case .stroke(let s): note(s.color); note(s.opacity); note(s.width); note(s.dashes)
-        case .gradientFill(let g):
-            note(g.opacity); note(g.start); note(g.end); note(g.highlightLength); note(g.highlightAngle); note(g.colors)
-        case .gradientStroke(let g):
-            note(g.opacity); note(g.start); note(g.end); note(g.highlightLength); note(g.highlightAngle); note(g.colors)
-            note(g.width); note(g.dashes)
-        case .transform(let t): note(t.transform)
-        case .trim(let start, let end, let offset, _): note(start); note(end); note(offset)
-        case .repeater(let r):
-            note(r.copies); note(r.offset); note(r.transform); note(r.startOpacity); note(r.endOpacity)
-        case .roundedCorners(let radius): note(radius)
-        case .offsetPath(let amount, _, let miterLimit): note(amount); note(miterLimit)
-        case .puckerBloat(let amount): note(amount)
-        case .zigZag(let size, let ridges, _): note(size); note(ridges)
-        case .twist(let angle, let center): note(angle); note(center)
-        case .merge, .unsupported: break
-        }
-    }
+    var keepsLooking: Bool { held }
 }
 
 /// Shape layers' device bounds found by the damage of earlier frames, so that the frame a
