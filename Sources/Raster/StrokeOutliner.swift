@@ -78,15 +78,16 @@ struct StrokeOutliner {
     /// the stroke's geometry. From the points the flattening makes (an upper bound: repeated
     /// points are dropped) and the vertices of one round piece.
     private mutating func reserve(for path: Path) {
-        var points = 1, contours = 1, last = Point.zero, start = Point.zero
+        var points = 1, contours = 1, turns = 0, last = Point.zero, start = Point.zero
         for element in path.elements {
             switch element {
             case .move(let p): points += 1; contours += 1; last = p; start = p
-            case .line(let p): points += 1; last = p
+            case .line(let p): points += 1; turns += 1; last = p
             case .cubic(let c1, let c2, let p):
                 points += Flatten.segmentCount(last, c1, c2, p, tolerance: tolerance)
+                turns += 1
                 last = p
-            case .close: points += 1; last = start
+            case .close: points += 1; turns += 1; last = start
             }
         }
         // Past this, growing by doubling costs little beside the geometry; and a path of
@@ -98,8 +99,13 @@ struct StrokeOutliner {
         corners.reserveCapacity(points)
         right.reserveCapacity(2 * points)
         polygon.reserveCapacity(4 * points + circle)
-        // Two sides of every point, and a cap's or join's vertices and a close per contour.
-        output.reserveCapacity(min(3 * points + contours * (circle + 2), 1 << 17))
+        // Two sides of every point, a cap's vertices and a close per contour; and at every
+        // corner where the contour may split, the two runs' ends (two vertices each side), a
+        // move and a close, and the join's own polygon (up to six elements, or its arc).
+        // Line art turns at most of its points: sized for the sides alone, its outline grew
+        // two or three times over (each growth a copy of every element so far).
+        let join = style.join == .round ? circle / 2 + 4 : 6
+        output.reserveCapacity(min(3 * points + turns * (6 + join) + contours * (circle + 2), 1 << 17))
     }
 
     /// Adds a point to the contour; one equal to the last (within 1e-9) only passes on its corner.
