@@ -27,15 +27,15 @@ extension AnimationRenderer {
         seconds.withUnsafeMutableBufferPointer { seconds in
         evaluating.withUnsafeMutableBufferPointer { evaluating in
             surface.withBands(indices.map { drawn[$0] }) { parts in
-                let shared = BandWork(renderer: self, parts: parts, seconds: seconds, evaluating: evaluating, plan: plan, cursor: cursor)
+                let shared = BandWork(parts: parts, seconds: seconds, evaluating: evaluating, plan: plan, cursor: cursor)
                 bandWorkers.run(count: parts.count, threads: threads) { j in
                     let i = indices[j]
                     let share = i < shares.count ? shares[i] : (seconds: nil, fromBack: true)
-                    shared.evaluating[i] = shared.plan.evaluate(taking: shared.cursor, budget: shared.renderer.budget,
+                    shared.evaluating[i] = shared.plan.evaluate(taking: shared.cursor, budget: budget,
                                                                 fromBack: share.fromBack, seconds: share.seconds)
                     let start = BandLayout.threadSeconds()
-                    shared.renderer.drawCleared(frame: frame, into: &shared.parts[j], matrix: matrix, background: background,
-                                                covered: covered, whole: whole, band: (i, bands.count), budgetRows: bands[i].height)
+                    drawCleared(frame: frame, into: &shared.parts[j], matrix: matrix, background: background,
+                                covered: covered, whole: whole, band: (i, bands.count), budgetRows: bands[i].height)
                     shared.seconds[i] = BandLayout.threadSeconds() - start
                 }
             }
@@ -45,13 +45,14 @@ extension AnimationRenderer {
     }
 }
 
-/// What the band threads of one frame share. Sound because, while the bands draw, what
-/// `draw` reads of the renderer is either not written (the model with its providers bound,
-/// the compositions, the budget) or guarded by a lock (shape, coverage and image caches,
-/// the buffer pool, fonts, notes), and each thread writes only its own band of `parts` and
-/// its own slot of `seconds` and `evaluating`.
+/// What the band threads of one frame share, besides the renderer itself, which the band
+/// closure reads in place (a copy here retained each of the renderer's dozens of references,
+/// which every band's thread retains too: each retain moved a cache line between the cores).
+/// Sound because, while the bands draw, what `draw` reads of the renderer is either not
+/// written (the model with its providers bound, the compositions, the budget) or guarded by
+/// a lock (shape, coverage and image caches, the buffer pool, fonts, notes), and each thread
+/// writes only its own band of `parts` and its own slot of `seconds` and `evaluating`.
 private struct BandWork: @unchecked Sendable {
-    let renderer: AnimationRenderer
     let parts: UnsafeMutableBufferPointer<Surface>
     let seconds: UnsafeMutableBufferPointer<Double>
     let evaluating: UnsafeMutableBufferPointer<Double>

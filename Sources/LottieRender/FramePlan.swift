@@ -54,7 +54,8 @@ struct FramePlan {
     /// The plan of `frame` as `renderer` draws it (empty when it draws without a render tree).
     init(renderer: AnimationRenderer, frame: Double) {
         guard frame.isFinite, let tree = renderer.renderTree else { return }
-        var walk = Walk(renderer: renderer, tree: tree, compositor: LayerCompositor(renderer: renderer))
+        var walk = Walk(precomps: renderer.precomps, tree: tree, frameRate: renderer.animation.frameRate,
+                        maxLayerDraws: renderer.budget.maxLayerDraws)
         walk.visit(renderer.root, frame: frame, opacity: 1, depth: 0)
         entries = walk.found.compactMap { found in found.frame.map { Entry(node: found.node, frame: $0) } }
     }
@@ -76,10 +77,16 @@ struct FramePlan {
 
     /// The walk `LayerCompositor.drawComposition` makes, reduced to what decides which nodes
     /// are drawn at which frame.
+    ///
+    /// It holds only the few parts of the renderer it reads, not a copy of the renderer (nor
+    /// of a compositor, which holds one): copying the renderer retains each of its dozens of
+    /// references, objects every band's thread retains too, so each retain moved a cache line
+    /// between the cores.
     private struct Walk {
-        let renderer: AnimationRenderer
+        let precomps: [String: Composition]
         let tree: RenderTree
-        let compositor: LayerCompositor
+        let frameRate: Double
+        let maxLayerDraws: Int
         /// Each node once, with its frame, or nil when it is drawn at two frames.
         var found: [(node: ShapeLayerNode, frame: Double?)] = []
         /// Sized once for a frame's worth of nodes: grown insert by insert, it was a third of
@@ -109,7 +116,7 @@ struct FramePlan {
 
         private mutating func add(at position: Int, in comp: Composition, frame: Double, opacity: Double, depth: Int) {
             visits += 1
-            guard visits <= renderer.budget.maxLayerDraws else { return }
+            guard visits <= maxLayerDraws else { return }
             switch comp.layers[position].kind {
             case .shape:
                 // A layer the frame draws with no opacity is not drawn, nor evaluated.
@@ -127,8 +134,8 @@ struct FramePlan {
             case .precomp(let refId, _, _):
                 let layer = comp.layers[position]
                 let alpha = opacity * layer.transform.opacityFraction(at: frame)
-                guard alpha > 0, let inner = renderer.precomps[refId] else { return }
-                visit(inner, frame: compositor.localFrame(of: layer, at: frame), opacity: alpha, depth: depth + 1)
+                guard alpha > 0, let inner = precomps[refId] else { return }
+                visit(inner, frame: LayerCompositor.localFrame(of: layer, at: frame, frameRate: frameRate), opacity: alpha, depth: depth + 1)
             default:
                 return
             }

@@ -341,7 +341,12 @@ struct LayerCompositor {
 
     /// The frame inside a precomp layer's composition at `frame` of the outer one.
     func localFrame(of layer: Layer, at frame: Double) -> Double {
-        if let remap = layer.timeRemap { return remap.value(at: frame) * renderer.animation.frameRate }
+        Self.localFrame(of: layer, at: frame, frameRate: renderer.animation.frameRate)
+    }
+
+    /// `localFrame(of:at:)` for an animation of `frameRate`, with no compositor at hand.
+    static func localFrame(of layer: borrowing Layer, at frame: Double, frameRate: Double) -> Double {
+        if let remap = layer.timeRemap { return remap.value(at: frame) * frameRate }
         return (frame - layer.startTime) / (layer.timeStretch == 0 ? 1 : layer.timeStretch)
     }
 
