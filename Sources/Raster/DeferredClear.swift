@@ -36,18 +36,21 @@ extension Surface {
     /// surface whose deferred clear is pending, and settles the clear: the pixels are those
     /// of `settleClear()` then `paintRuns`.
     mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) {
-        let shades = ConstantShades(color: color, over: clearValue)
+        let clear = clearValue
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
-            // The edge pixels of many short runs take their shade from a table (`SolidShades`).
-            let edgeShades = SolidShades.table(table.baseAddress!, color: color, runs: coverage.runs.count)
+            // Every pixel a run lands on holds the clear colour when it is painted (cleared
+            // just before, or outside what was drawn; runs do not overlap): a pixel of coverage
+            // a becomes `shades.value(a)`. With many runs every such value is worked out
+            // once, and each edge pixel is a look-up (`ShadesOverClear`).
+            let shades = ShadesOverClear(color: color, over: clear, table: table.baseAddress!, runs: coverage.runs.count)
             // Every constant run is one stored value: none needs the clear under it.
             overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
                 for run in runs {
                     let x = Int(run.x), count = Int(run.count)
                     if run.offset < 0 {
-                        PixelStores.fill(row + x, with: shades.value(run.value), count: count)
+                        ShortStores.fill(row + x, with: shades.value(run.value), count: count)
                     } else {
-                        SpanKernels.paintSolid(row + x, color: color, shades: edgeShades, coverage: bytes + Int(run.offset), count: count)
+                        shades.paint(row + x, coverage: bytes + Int(run.offset), count: count)
                     }
                 }
             }
@@ -198,31 +201,69 @@ private struct StaleSpans {
     }
 }
 
-/// What one colour's runs of constant coverage leave on pixels that hold the clear colour:
-/// each worked out once, by the kernel `paintRuns` calls for the run, on one such pixel.
-private struct ConstantShades {
+/// What one colour at each coverage leaves on a pixel that holds the clear colour: each value
+/// worked out by the kernel `paintRuns` calls for such a run, on one such pixel, and with many
+/// runs, all 256 of them once in a table (`table(color:over:)`, eight at a time in lanes, the
+/// same values: `DeferredClearTests`). A run of coverage bytes over cleared pixels is then a
+/// look-up per pixel, where blending it costs some thirty instructions per pixel.
+struct ShadesOverClear {
     let color: UInt32
     let clear: UInt32
     /// The value under full coverage, the common case.
     let full: UInt32
+    /// Every value by coverage, or nil (a paint of few runs: each worked out when met).
+    let table: UnsafePointer<UInt32>?
 
-    init(color: UInt32, over clear: UInt32) {
+    /// `table` (`SolidShades.count` entries) is filled when `runs` are enough to pay for it.
+    init(color: UInt32, over clear: UInt32, table: UnsafeMutablePointer<UInt32>, runs: Int) {
         self.color = color
         self.clear = clear
         full = Self.shade(color, coverage: 255, over: clear)
+        if runs >= SolidShades.worthFrom {
+            Self.fill(table, color: color, over: clear)
+            self.table = UnsafePointer(table)
+        } else {
+            self.table = nil
+        }
     }
 
     @inline(__always)
     func value(_ coverage: UInt8) -> UInt32 {
-        coverage == 255 ? full : Self.shade(color, coverage: coverage, over: clear)
+        if let table { return table[Int(coverage)] }
+        return coverage == 255 ? full : Self.shade(color, coverage: coverage, over: clear)
     }
 
-    /// As `Surface.paintRuns` paints a constant run, on one pixel of value `clear`.
+    /// A run of coverage bytes over pixels that hold the clear colour.
+    @inline(__always)
+    func paint(_ dst: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
+        guard let table else { return SpanKernels.paintSolid(dst, color: color, coverage: coverage, count: count) }
+        for i in 0..<count { dst[i] = table[Int(coverage[i])] }
+    }
+
+    /// As `Surface.paintRuns` paints a run of coverage `a`, on one pixel of value `clear`.
     static func shade(_ color: UInt32, coverage a: UInt8, over clear: UInt32) -> UInt32 {
         if a == 255 && color >> 24 == 255 { return color }
         let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
         var pixel = clear
         SpanKernels.paintOverSolid(&pixel, color: src, count: 1)
         return pixel
+    }
+
+    /// `table[a]` = `shade(color, coverage: a, over: clear)` for every a in 0...255: the
+    /// colour scaled by a, over the clear colour (`PixelMath.over` in lanes, which gives
+    /// the colour itself where it is opaque and a = 255, and the clear colour where a = 0).
+    static func fill(_ table: UnsafeMutablePointer<UInt32>, color: UInt32, over clear: UInt32) {
+        #if DEBUG
+        // Lanes are generic calls in a debug build: the scalar form, the same values.
+        for a in 0..<SolidShades.count { table[a] = shade(color, coverage: UInt8(a), over: clear) }
+        #else
+        let c = SpanKernels.Lanes(repeating: color), d = SpanKernels.Lanes(repeating: clear)
+        var a = SpanKernels.Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        for block in 0..<SolidShades.count / 8 {
+            let shaded = SpanKernels.over(SpanKernels.scale(c, a), d)
+            UnsafeMutableRawPointer(table + block &* 8).storeBytes(of: shaded, as: SpanKernels.Lanes.self)
+            a &+= SpanKernels.Lanes(repeating: 8)
+        }
+        #endif
     }
 }
