@@ -16,12 +16,15 @@ struct SolidRunPainter {
     let opaque: Bool
     /// `PixelMath.scale(color, a)` for every coverage byte a, or nil (a paint of few runs).
     let shades: UnsafePointer<UInt32>?
+    /// Whether short runs blend their shades with no branch per pixel (`blendPremultipliedShades`).
+    let premultiplied: Bool
 
     @inline(__always)
     init(color: UInt32, shades: UnsafePointer<UInt32>?) {
         self.color = color
         opaque = color >> 24 == 255
         self.shades = shades
+        premultiplied = SpanKernels.isPremultiplied(color)
     }
 
     /// A run of `count` pixels, every one of coverage `a`.
@@ -43,6 +46,8 @@ struct SolidRunPainter {
     /// A run of `count` pixels whose coverage bytes are `coverage`.
     @inline(__always)
     func varying(_ row: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
+        // Most runs of coverage bytes are a stroke's or a shape's edge: one to three pixels.
+        if count < 8, premultiplied, let shades { return SpanKernels.blendPremultipliedShades(row, shades: shades, coverage: coverage, count: count) }
         SpanKernels.paintSolid(row, color: color, shades: shades, coverage: coverage, count: count)
     }
 }
