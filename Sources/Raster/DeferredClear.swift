@@ -44,16 +44,7 @@ extension Surface {
             // once, and each edge pixel is a look-up (`ShadesOverClear`).
             let shades = ShadesOverClear(color: color, over: clear, table: table.baseAddress!, runs: coverage.runs.count)
             // Every constant run is one stored value: none needs the clear under it.
-            overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
-                for run in runs {
-                    let x = Int(run.x), count = Int(run.count)
-                    if run.offset < 0 {
-                        ShortStores.fill(row + x, with: shades.value(run.value), count: count)
-                    } else {
-                        shades.paint(row + x, coverage: bytes + Int(run.offset), count: count)
-                    }
-                }
-            }
+            overPendingClear(coverage, overwritingFrom: 1, painter: shades)
         }
     }
 
@@ -70,7 +61,7 @@ extension Surface {
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         colors.withUnsafeMutableBufferPointer { colors in
             let c = colors.baseAddress!
-            overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
+            overPendingClear(coverage, overwritingFrom: from, painter: ClosureRows { row, runs, bytes in
                 for run in runs {
                     let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
                     if run.offset < 0 {
@@ -81,18 +72,18 @@ extension Surface {
                     Self.blendRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
                                   colors: c, shader: shader, opacity: o, clip: nil)
                 }
-            }
+            })
         }
     }
 
     /// Settles the pending clear row by row, top down, with a paint of `coverage`: on each
     /// row, the stale pixels are cleared but for those of the constant runs of coverage
     /// `overwritingFrom` or more (their paint does not read what lies under them), then
-    /// `paint` paints the row's runs (`row` points at device column 0; `bytes`, the
-    /// coverage's bytes).
+    /// `painter` paints the row's runs (`row` points at device column 0; `bytes`, the
+    /// coverage's bytes). A generic painter, not a closure: specialized, its row loop is
+    /// inlined here instead of called once per row with its context spilled around the call.
     @inline(__always)
-    private mutating func overPendingClear(_ coverage: Coverage, overwritingFrom from: Int,
-                                           paint: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) {
+    private mutating func overPendingClear<Painter: PendingClearRows>(_ coverage: Coverage, overwritingFrom from: Int, painter: Painter) {
         let stale = pendingClear
         pendingClear = DirtyRegion()
         let staleArea = stale.union.intersection(bounds)
@@ -120,13 +111,13 @@ extension Surface {
                                 let (x0, x1) = spans[k]
                                 Self.clearSpan(row, x0, x1, except: rowRuns, overwritingFrom: from, value: value)
                             }
-                            paint(row, rowRuns, coverageBytes)
+                            painter.paint(row, rowRuns, coverageBytes)
                         }
                         // Runs out of row order (the rasterizer makes none) were left out
                         // above, and their pixels cleared: they are painted now, each over
                         // cleared pixels, as runs of one coverage do not overlap.
                         for i in next..<runs.count {
-                            paint(px.baseAddress! + (Int(runs[i].y) - oy) * w - ox, UnsafeBufferPointer(rebasing: runs[i...i]), coverageBytes)
+                            painter.paint(px.baseAddress! + (Int(runs[i].y) - oy) * w - ox, UnsafeBufferPointer(rebasing: runs[i...i]), coverageBytes)
                         }
                     }
                 }
@@ -147,11 +138,46 @@ extension Surface {
             let start = Int(run.x), end = start + Int(run.count)
             if end <= x { continue }
             if start >= x1 { break }
-            if start > x { PixelStores.fill(row + x, with: value, count: start - x) }
+            if start > x { ShortStores.fill(row + x, with: value, count: start - x) }
             x = end
             if x >= x1 { return }
         }
-        if x < x1 { PixelStores.fill(row + x, with: value, count: x1 - x) }
+        if x < x1 { ShortStores.fill(row + x, with: value, count: x1 - x) }
+    }
+}
+
+/// What paints one row's runs over a pending clear (`overPendingClear`): `row` points at
+/// device column 0, `bytes` at the coverage's bytes.
+protocol PendingClearRows {
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>)
+}
+
+/// A row painter given as a closure (the shaded paint: few of its paints go over a clear).
+private struct ClosureRows: PendingClearRows {
+    let body: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void
+
+    init(_ body: @escaping (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) {
+        self.body = body
+    }
+
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>) {
+        body(row, runs, bytes)
+    }
+}
+
+extension ShadesOverClear: PendingClearRows {
+    /// One colour's runs of a row: a constant run is one stored value, a run of coverage
+    /// bytes one value per pixel (`paint(_:coverage:count:)`).
+    @inline(__always)
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>) {
+        for run in runs {
+            let x = Int(run.x), count = Int(run.count)
+            if run.offset < 0 {
+                ShortStores.fill(row + x, with: value(run.value), count: count)
+            } else {
+                paint(row + x, coverage: bytes + Int(run.offset), count: count)
+            }
+        }
     }
 }
 
