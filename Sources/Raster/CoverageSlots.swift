@@ -266,6 +266,10 @@ extension Surface {
         }
         let o = PixelMath.alpha(Float(opacity))
         guard o > 0, let pathBounds = device.bounds, let area = Rasterizer.area(bounds: pathBounds, limit: limit) else { return }
+        // One colour with no clip mask (as `paintCoverage` takes it): plain values per run.
+        if clip?.runs == nil, clip?.mask == nil, let solid = shader.solidColor ?? (o == 255 ? shader.uniform : nil) {
+            return paintSweptSolid(device, rule: rule, limit: limit, area: area, color: o == 255 ? solid : PixelMath.scale(solid, o))
+        }
         let (w, ox, oy) = (width, originX, originY)
         let clipMask = clip?.bufferMask()
         // Every band spans the area's columns, so one row of scratch serves them all.

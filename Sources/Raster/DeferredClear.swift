@@ -36,21 +36,15 @@ extension Surface {
     /// surface whose deferred clear is pending, and settles the clear: the pixels are those
     /// of `settleClear()` then `paintRuns`.
     mutating func paintRunsOverPendingClear(_ coverage: Coverage, color: UInt32) {
-        let shades = ConstantShades(color: color, over: clearValue)
+        let clear = clearValue
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
-            // The edge pixels of many short runs take their shade from a table (`SolidShades`).
-            let edgeShades = SolidShades.table(table.baseAddress!, color: color, runs: coverage.runs.count)
+            // Every pixel a run lands on holds the clear colour when it is painted (cleared
+            // just before, or outside what was drawn; runs do not overlap): a pixel of coverage
+            // a becomes `shades.value(a)`. With many runs every such value is worked out
+            // once, and each edge pixel is a look-up (`ShadesOverClear`).
+            let shades = ShadesOverClear(color: color, over: clear, table: table.baseAddress!, runs: coverage.runs.count)
             // Every constant run is one stored value: none needs the clear under it.
-            overPendingClear(coverage, overwritingFrom: 1) { row, runs, bytes in
-                for run in runs {
-                    let x = Int(run.x), count = Int(run.count)
-                    if run.offset < 0 {
-                        PixelStores.fill(row + x, with: shades.value(run.value), count: count)
-                    } else {
-                        SpanKernels.paintSolid(row + x, color: color, shades: edgeShades, coverage: bytes + Int(run.offset), count: count)
-                    }
-                }
-            }
+            overPendingClear(coverage, overwritingFrom: 1, painter: shades)
         }
     }
 
@@ -67,7 +61,7 @@ extension Surface {
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         colors.withUnsafeMutableBufferPointer { colors in
             let c = colors.baseAddress!
-            overPendingClear(coverage, overwritingFrom: from) { row, runs, bytes in
+            overPendingClear(coverage, overwritingFrom: from, painter: ClosureRows { row, runs, bytes in
                 for run in runs {
                     let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
                     if run.offset < 0 {
@@ -78,18 +72,18 @@ extension Surface {
                     Self.blendRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
                                   colors: c, shader: shader, opacity: o, clip: nil)
                 }
-            }
+            })
         }
     }
 
     /// Settles the pending clear row by row, top down, with a paint of `coverage`: on each
     /// row, the stale pixels are cleared but for those of the constant runs of coverage
     /// `overwritingFrom` or more (their paint does not read what lies under them), then
-    /// `paint` paints the row's runs (`row` points at device column 0; `bytes`, the
-    /// coverage's bytes).
+    /// `painter` paints the row's runs (`row` points at device column 0; `bytes`, the
+    /// coverage's bytes). A generic painter, not a closure: specialized, its row loop is
+    /// inlined here instead of called once per row with its context spilled around the call.
     @inline(__always)
-    private mutating func overPendingClear(_ coverage: Coverage, overwritingFrom from: Int,
-                                           paint: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) {
+    private mutating func overPendingClear<Painter: PendingClearRows>(_ coverage: Coverage, overwritingFrom from: Int, painter: Painter) {
         let stale = pendingClear
         pendingClear = DirtyRegion()
         let staleArea = stale.union.intersection(bounds)
@@ -117,13 +111,13 @@ extension Surface {
                                 let (x0, x1) = spans[k]
                                 Self.clearSpan(row, x0, x1, except: rowRuns, overwritingFrom: from, value: value)
                             }
-                            paint(row, rowRuns, coverageBytes)
+                            painter.paint(row, rowRuns, coverageBytes)
                         }
                         // Runs out of row order (the rasterizer makes none) were left out
                         // above, and their pixels cleared: they are painted now, each over
                         // cleared pixels, as runs of one coverage do not overlap.
                         for i in next..<runs.count {
-                            paint(px.baseAddress! + (Int(runs[i].y) - oy) * w - ox, UnsafeBufferPointer(rebasing: runs[i...i]), coverageBytes)
+                            painter.paint(px.baseAddress! + (Int(runs[i].y) - oy) * w - ox, UnsafeBufferPointer(rebasing: runs[i...i]), coverageBytes)
                         }
                     }
                 }
@@ -144,11 +138,46 @@ extension Surface {
             let start = Int(run.x), end = start + Int(run.count)
             if end <= x { continue }
             if start >= x1 { break }
-            if start > x { PixelStores.fill(row + x, with: value, count: start - x) }
+            if start > x { ShortStores.fill(row + x, with: value, count: start - x) }
             x = end
             if x >= x1 { return }
         }
-        if x < x1 { PixelStores.fill(row + x, with: value, count: x1 - x) }
+        if x < x1 { ShortStores.fill(row + x, with: value, count: x1 - x) }
+    }
+}
+
+/// What paints one row's runs over a pending clear (`overPendingClear`): `row` points at
+/// device column 0, `bytes` at the coverage's bytes.
+protocol PendingClearRows {
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>)
+}
+
+/// A row painter given as a closure (the shaded paint: few of its paints go over a clear).
+private struct ClosureRows: PendingClearRows {
+    let body: (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void
+
+    init(_ body: @escaping (UnsafeMutablePointer<UInt32>, UnsafeBufferPointer<Coverage.Run>, UnsafePointer<UInt8>) -> Void) {
+        self.body = body
+    }
+
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>) {
+        body(row, runs, bytes)
+    }
+}
+
+extension ShadesOverClear: PendingClearRows {
+    /// One colour's runs of a row: a constant run is one stored value, a run of coverage
+    /// bytes one value per pixel (`paint(_:coverage:count:)`).
+    @inline(__always)
+    func paint(_ row: UnsafeMutablePointer<UInt32>, _ runs: UnsafeBufferPointer<Coverage.Run>, _ bytes: UnsafePointer<UInt8>) {
+        for run in runs {
+            let x = Int(run.x), count = Int(run.count)
+            if run.offset < 0 {
+                ShortStores.fill(row + x, with: value(run.value), count: count)
+            } else {
+                paint(row + x, coverage: bytes + Int(run.offset), count: count)
+            }
+        }
     }
 }
 
@@ -198,31 +227,69 @@ private struct StaleSpans {
     }
 }
 
-/// What one colour's runs of constant coverage leave on pixels that hold the clear colour:
-/// each worked out once, by the kernel `paintRuns` calls for the run, on one such pixel.
-private struct ConstantShades {
+/// What one colour at each coverage leaves on a pixel that holds the clear colour: each value
+/// worked out by the kernel `paintRuns` calls for such a run, on one such pixel, and with many
+/// runs, all 256 of them once in a table (`table(color:over:)`, eight at a time in lanes, the
+/// same values: `DeferredClearTests`). A run of coverage bytes over cleared pixels is then a
+/// look-up per pixel, where blending it costs some thirty instructions per pixel.
+struct ShadesOverClear {
     let color: UInt32
     let clear: UInt32
     /// The value under full coverage, the common case.
     let full: UInt32
+    /// Every value by coverage, or nil (a paint of few runs: each worked out when met).
+    let table: UnsafePointer<UInt32>?
 
-    init(color: UInt32, over clear: UInt32) {
+    /// `table` (`SolidShades.count` entries) is filled when `runs` are enough to pay for it.
+    init(color: UInt32, over clear: UInt32, table: UnsafeMutablePointer<UInt32>, runs: Int) {
         self.color = color
         self.clear = clear
         full = Self.shade(color, coverage: 255, over: clear)
+        if runs >= SolidShades.worthFrom {
+            Self.fill(table, color: color, over: clear)
+            self.table = UnsafePointer(table)
+        } else {
+            self.table = nil
+        }
     }
 
     @inline(__always)
     func value(_ coverage: UInt8) -> UInt32 {
-        coverage == 255 ? full : Self.shade(color, coverage: coverage, over: clear)
+        if let table { return table[Int(coverage)] }
+        return coverage == 255 ? full : Self.shade(color, coverage: coverage, over: clear)
     }
 
-    /// As `Surface.paintRuns` paints a constant run, on one pixel of value `clear`.
+    /// A run of coverage bytes over pixels that hold the clear colour.
+    @inline(__always)
+    func paint(_ dst: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
+        guard let table else { return SpanKernels.paintSolid(dst, color: color, coverage: coverage, count: count) }
+        for i in 0..<count { dst[i] = table[Int(coverage[i])] }
+    }
+
+    /// As `Surface.paintRuns` paints a run of coverage `a`, on one pixel of value `clear`.
     static func shade(_ color: UInt32, coverage a: UInt8, over clear: UInt32) -> UInt32 {
         if a == 255 && color >> 24 == 255 { return color }
         let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
         var pixel = clear
         SpanKernels.paintOverSolid(&pixel, color: src, count: 1)
         return pixel
+    }
+
+    /// `table[a]` = `shade(color, coverage: a, over: clear)` for every a in 0...255: the
+    /// colour scaled by a, over the clear colour (`PixelMath.over` in lanes, which gives
+    /// the colour itself where it is opaque and a = 255, and the clear colour where a = 0).
+    static func fill(_ table: UnsafeMutablePointer<UInt32>, color: UInt32, over clear: UInt32) {
+        #if DEBUG
+        // Lanes are generic calls in a debug build: the scalar form, the same values.
+        for a in 0..<SolidShades.count { table[a] = shade(color, coverage: UInt8(a), over: clear) }
+        #else
+        let c = SpanKernels.Lanes(repeating: color), d = SpanKernels.Lanes(repeating: clear)
+        var a = SpanKernels.Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        for block in 0..<SolidShades.count / 8 {
+            let shaded = SpanKernels.over(SpanKernels.scale(c, a), d)
+            UnsafeMutableRawPointer(table + block &* 8).storeBytes(of: shaded, as: SpanKernels.Lanes.self)
+            a &+= SpanKernels.Lanes(repeating: 8)
+        }
+        #endif
     }
 }

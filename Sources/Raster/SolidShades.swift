@@ -58,3 +58,27 @@ extension SpanKernels {
         }
     }
 }
+
+extension SpanKernels {
+    /// Whether every channel of a premultiplied pixel is at most its alpha, as every colour
+    /// `Color.premultiplied` makes is (and so every shade of it, `PixelMath.scale` being monotonic).
+    @inline(__always) static func isPremultiplied(_ p: UInt32) -> Bool {
+        let a = p >> 24
+        return (p >> 16) & 0xff <= a && (p >> 8) & 0xff <= a && p & 0xff <= a
+    }
+
+    /// `blendShades` with no branch per pixel, for a colour that `isPremultiplied`: each pixel
+    /// becomes `shade + scale(pixel, 255 − shade alpha)`. That is `PixelMath.over` without its
+    /// two shortcuts, which its arithmetic gives by itself here: a shade of alpha 255 keeps
+    /// nothing of the pixel (scaling by 0 gives 0), and a shade of alpha 0 is 0 (its channels
+    /// are at most its alpha) and keeps all of it (scaling by 255 is exact), coverage 0
+    /// included (`shades[0]` is 0). The pixels are the reference's (`SolidRunPainterTests`).
+    @inline(__always)
+    static func blendPremultipliedShades(_ dst: UnsafeMutablePointer<UInt32>, shades: UnsafePointer<UInt32>,
+                                         coverage: UnsafePointer<UInt8>, count: Int) {
+        for i in 0..<count {
+            let s = shades[Int(coverage[i])]
+            dst[i] = s &+ PixelMath.scale(dst[i], 255 &- s >> 24)
+        }
+    }
+}

@@ -384,12 +384,11 @@ public struct Surface: @unchecked Sendable {
     /// One colour, run by run.
     private mutating func paintRuns(_ coverage: Coverage, color: UInt32) {
         let (w, ox, oy) = (width, originX, originY)
-        let opaque = color >> 24 == 255
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in coverage.runs.withUnsafeBufferPointer { runs in
               withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
                 // The edge pixels of many short runs take their shade from a table (`SolidShades`).
-                let shades = SolidShades.table(table.baseAddress!, color: color, runs: runs.count)
+                let painter = SolidRunPainter(color: color, shades: SolidShades.table(table.baseAddress!, color: color, runs: runs.count))
                 for k in 0..<runs.count {
                     let run = runs[k]
                     // Runs lie within the surface (rasterized within its bounds): no overflow.
@@ -398,18 +397,11 @@ public struct Surface: @unchecked Sendable {
                         let ahead = runs[k &+ PixelStores.prefetchDistance]
                         PixelStores.prefetch(px.baseAddress! + ((Int(ahead.y) &- oy) &* w &+ (Int(ahead.x) &- ox)))
                     }
-                    let count = Int(run.count)
                     if run.offset >= 0 {
-                        SpanKernels.paintSolid(row, color: color, shades: shades, coverage: bytes.baseAddress! + Int(run.offset), count: count)
-                        continue
+                        painter.varying(row, coverage: bytes.baseAddress! + Int(run.offset), count: Int(run.count))
+                    } else {
+                        painter.constant(row, count: Int(run.count), coverage: run.value)
                     }
-                    let a = run.value
-                    if a == 255 && opaque {
-                        PixelStores.fill(row, with: color, count: count)
-                        continue
-                    }
-                    let src = a == 255 ? color : PixelMath.scale(color, UInt32(a))
-                    SpanKernels.paintOverSolid(row, color: src, count: count)
                 }
               }
             }}
