@@ -134,6 +134,40 @@ final class EdgeAccumulationTests: XCTestCase {
         }
     }
 
+    /// Steep edges lying within one column of cells (`addColumn`: a thin stroke's sides, upright
+    /// edges on and off the cell borders, some beyond the buffer's rows or columns) against
+    /// the reference, clipped to limits cutting them at their first, last or only row.
+    func testSteepEdgesWithinOneColumnAgreeWithTheReference() {
+        var r = Random(state: 29)
+        var differing = 0, covered = 0
+        for round in 0..<300 {
+            var path = Path()
+            let x = round % 3 == 0 ? Double(Int(r.next() % 50)) - 5 : r.unit() * 60 - 5
+            let width = round % 5 == 0 ? 0 : r.unit() * 0.999
+            var y = r.unit() * 50 - 5
+            path.move(to: Point(x, y))
+            for i in 0..<(2 + Int(r.next() % 6)) {
+                // Down one side within the column, back up the other.
+                y += (r.unit() * 12 + 0.01) * (i % 2 == 0 ? 1 : -1)
+                path.line(to: Point(x + (i % 2 == 0 ? width : 0) * r.unit(), y))
+            }
+            path.line(to: Point(x + 3.5, y)); path.close()
+            let x0 = Int(r.next() % 20) - 10, y0 = Int(r.next() % 30) - 10
+            let limit = PixelRect(x0: x0, y0: y0, x1: x0 + 1 + Int(r.next() % 60), y1: y0 + 1 + Int(r.next() % 40))
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let fast = coverage(path, rule: rule, limit: limit, reference: false)
+            let reference = coverage(path, rule: rule, limit: limit, reference: true)
+            XCTAssertTrue(fast.zeroed, "round \(round)")
+            for (a, b) in zip(fast.bytes, reference.bytes) {
+                XCTAssertLessThanOrEqual(abs(Int(a) - Int(b)), 1, "round \(round)")
+                if a != b { differing += 1 }
+                if b != 0 { covered += 1 }
+            }
+        }
+        XCTAssertGreaterThan(covered, 1_000, "the strokes must cover something")
+        XCTAssertLessThan(Double(differing), Double(covered) * 0.005)
+    }
+
     /// Shapes whose coverage is known: a rectangle on and off the pixel grid, a triangle.
     func testFastAccumulationGivesExactCoverageOfSimpleShapes() {
         let limit = PixelRect(x0: 0, y0: 0, x1: 12, y1: 6)
