@@ -17,10 +17,14 @@ extension EdgeSink {
         // (four tests of the exponent's bits were a tenth of a short edge's instructions).
         guard (ax0 - ax0) + (ay0 - ay0) + (bx0 - bx0) + (by0 - by0) == 0 else { return }
         let w = Double(width)
-        var ax = Self.clamp(ax0, w), ay = ay0, bx = Self.clamp(bx0, w), by = by0
-        guard ay != by else { return }
-        var direction: Float = 1
-        if ay > by { swap(&ax, &bx); swap(&ay, &by); direction = -1 }
+        let (x0, x1) = (Self.clamp(ax0, w), Self.clamp(bx0, w))
+        guard ay0 != by0 else { return }
+        // From the top end to the bottom one by selects, not a branch: the sides of a shape
+        // run down and up in turn, in no order a branch predictor could learn.
+        let down = ay0 > by0
+        let ax = down ? x1 : x0, bx = down ? x0 : x1
+        let ay = min(ay0, by0), by = max(ay0, by0)
+        let direction: Float = down ? -1 : 1
         let top = originY, end = originY + Double(height)
         guard by > top, ay < end else { return }
         let oy = originRow
@@ -86,8 +90,8 @@ extension EdgeSink {
             let m = Float((x + xNext) * 0.5 - left)
             cell[0] += d * (1 - m)
             cell[1] += d * m
-            if lo < rowMin[row] { rowMin[row] = lo }
-            if hi > rowMax[row] { rowMax[row] = hi }
+            rowMin[row] = min(rowMin[row], lo)
+            rowMax[row] = max(rowMax[row], hi)
             flags[b0] = 1
             flags[b1] = 1
             cell += stride
@@ -211,8 +215,10 @@ extension EdgeSink {
     @inline(__always)
     private func mark(row: Int, _ flags: UnsafeMutablePointer<UInt8>, first: Int, last: Int) {
         let lo = Int32(truncatingIfNeeded: first), hi = Int32(truncatingIfNeeded: last)
-        if lo < rowMin[row] { rowMin[row] = lo }
-        if hi > rowMax[row] { rowMax[row] = hi }
+        // Stored whether or not they change (a select, not a branch): which edge of a row
+        // widens its bounds follows no pattern a branch predictor could learn.
+        rowMin[row] = min(rowMin[row], lo)
+        rowMax[row] = max(rowMax[row], hi)
         let (b0, b1) = (first >> 4, last >> 4)
         flags[b0] = 1
         flags[b1] = 1
