@@ -6,10 +6,12 @@ extension Rasterizer {
     /// bytes are those of the scalar loop, exactly (both sweeps use it, and the tests that
     /// compare their pixels with a per-pixel fill hold).
     ///
-    /// The sweeps take it for every block the buffer holds whole: at a row's first block the
-    /// cells before its first edge, and at its last block those after its last edge, are
-    /// untouched zeros, which leave the sum as it is (the bytes past the row's last edge are
-    /// scratch that no run reports).
+    /// The sweeps take it for every block an edge crossed under the non-zero rule (a row's
+    /// cells span whole blocks, `Rasterizer.stride`): at a row's first block the cells before
+    /// its first edge, and at its last block those after its last edge, are untouched zeros,
+    /// which leave the sum as it is; past the row, the sum may take in the shares of edges at
+    /// its right side, but no byte past the row is reported and nothing after the row's last
+    /// block reads the sum (the bytes past the row's last edge are scratch).
     @inline(__always)
     static func sweepBlockNonZero(_ cells: UnsafeMutablePointer<Float>, _ alpha: UnsafeMutablePointer<UInt8>,
                                   sum: inout Float, scale: Float) {

@@ -1,4 +1,5 @@
 @testable import Raster
+import Foundation
 import XCTest
 
 /// The rasterizer's fast edge accumulation (`EdgeSink.addClampedFast`, `Float` closed forms)
@@ -166,6 +167,36 @@ final class EdgeAccumulationTests: XCTestCase {
         }
         XCTAssertGreaterThan(covered, 1_000, "the strokes must cover something")
         XCTAssertLessThan(Double(differing), Double(covered) * 0.005)
+    }
+
+    /// The non-zero sweep takes every edge block whole, the row's last one too (its cells padded
+    /// to whole blocks); the even-odd sweep goes pixel by pixel. On convex shapes (winding 0 or
+    /// 1) the two rules give the same coverage, so their bytes must agree exactly: every buffer
+    /// width from 1 to 49, shapes crossing the right side (edges clamped there) and not.
+    func testWholeBlocksPastTheRowGiveThePixelByPixelBytes() {
+        var r = Random(state: 41)
+        var covered = 0
+        for width in 1...49 {
+            for _ in 0..<6 {
+                let limit = PixelRect(x0: 3, y0: -2, x1: 3 + width, y1: 9 + Int(r.next() % 8))
+                let (cx, cy) = (3 + r.unit() * Double(width + 6) - 3, r.unit() * 10)
+                let radius = 1 + r.unit() * Double(width)
+                var path = Path()
+                let sides = 3 + Int(r.next() % 6)
+                for i in 0..<sides {
+                    let angle = (Double(i) + r.unit() * 0.5) / Double(sides) * 2 * Double.pi
+                    let p = Point(cx + radius * cos(angle), cy + radius * 0.7 * sin(angle))
+                    if i == 0 { path.move(to: p) } else { path.line(to: p) }
+                }
+                path.close()
+                let blocks = coverage(path, rule: .nonZero, limit: limit, reference: false)
+                let pixels = coverage(path, rule: .evenOdd, limit: limit, reference: false)
+                XCTAssertTrue(blocks.zeroed && pixels.zeroed, "width \(width)")
+                XCTAssertEqual(blocks.bytes, pixels.bytes, "width \(width)")
+                covered += blocks.bytes.filter { $0 != 0 }.count
+            }
+        }
+        XCTAssertGreaterThan(covered, 5_000, "the shapes must cover something")
     }
 
     /// Shapes whose coverage is known: a rectangle on and off the pixel grid, a triangle.
