@@ -10,7 +10,8 @@ struct Rasterizer {
     let width: Int
     let height: Int
     private let stride: Int
-    private var cells: [Float]
+    /// (Readable for the tests that compare the fast and reference accumulations.)
+    private(set) var cells: [Float]
     /// Leftmost and rightmost cell each row's edges touched; outside them the running sum
     /// is constant, so the sweep can skip or fill those pixels in bulk.
     private var rowMin: [Int32]
@@ -51,7 +52,7 @@ struct Rasterizer {
         // for the shares of edges at its right side): the sweeps take every block an edge
         // crossed whole, in `Float` lanes, the row's last one too (the cells past the row stay
         // zero, and the bytes past it are scratch no sweep reports), rather than pixel by pixel.
-        stride = (width + 2 + 15) & ~15
+        stride = Self.stride(width: width)
         blocksPerRow = (stride >> 4) + 1
         // Take the caller's reset buffers (growing them if needed); `finish` returns them.
         // They grow at least twofold (up to a band's size), so that shapes growing from frame
@@ -74,6 +75,11 @@ struct Rasterizer {
         swap(&blocks, &storage.blocks)
         swap(&rowMin, &storage.rowMin)
         swap(&rowMax, &storage.rowMax)
+    }
+
+    /// The cells a row of `width` pixels takes (see `init`).
+    static func stride(width: Int) -> Int {
+        (width + 2 + 15) & ~15
     }
 
     private static func grown(_ count: Int, to needed: Int) -> Int {
