@@ -67,14 +67,15 @@ extension Rasterizer {
               scale: scale, into: alpha)
     }
 
-    /// The running sums of four cells after `carry`, which becomes their total.
+    /// The running sums of four cells [a, b, c, d] after `carry`, which becomes their total:
+    /// [a, a+b, c, c+d] from the pairs' first lanes and sums (an interleave, not lane shifts,
+    /// which compile to a shuffle each), then a+b added to the upper two.
     @inline(__always)
     private static func prefix(_ v: SIMD4<Float>, _ carry: inout SIMD4<Float>) -> SIMD4<Float> {
-        var v = v
-        v += SIMD4(0, v[0], v[1], v[2])
-        v += SIMD4(0, 0, v[0], v[1])
-        v += carry
-        carry = SIMD4(repeating: v[3])
-        return v
+        let (first, sums) = (v.evenHalf, v.evenHalf + v.oddHalf)
+        let pairs = SIMD4(first[0], sums[0], first[1], sums[1])
+        let result = pairs + SIMD4(lowHalf: .zero, highHalf: SIMD2(repeating: sums[0])) + carry
+        carry = SIMD4(repeating: result[3])
+        return result
     }
 }
