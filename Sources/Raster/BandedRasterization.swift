@@ -10,7 +10,7 @@ extension Rasterizer {
 
     /// Rows of a band for a buffer `width` pixels wide: at least 16.
     static func bandRows(width: Int) -> Int {
-        max(16, bandCells / (width + 2))
+        max(16, bandCells / stride(width: width))
     }
 
     /// The device pixels a rasterizer for `bounds` within `limit` spans (what `init` clips

@@ -104,6 +104,10 @@ extension Coverage {
         /// (Inlined into the sweep that calls it, once per stretch of edge blocks.)
         @inline(__always)
         mutating func addVarying(y: Int, x: Int, count: Int, alpha: UnsafePointer<UInt8>) {
+            // One edge's crossing of a row: the sweep trims the stretch to the pixels whose
+            // coverage differs from the outside and inside either side, which are then all
+            // partial, one run of bytes (what the scan below finds for them, found in two words).
+            if Self.isAllPartial(alpha, count: count) { return addBytes(y: y, x: x, from: alpha, count: count) }
             var i = 0
             while i < count {
                 i = Coverage.firstNot(0, in: alpha, from: i, count: count)
@@ -138,6 +142,29 @@ extension Coverage {
                 i += 1
             }
             return i
+        }
+
+        /// Whether `count` (1...16) bytes are all neither 0 nor 255: read as two words that may
+        /// overlap, nothing outside the `count` bytes; false for any other count.
+        @inline(__always)
+        static func isAllPartial(_ alpha: UnsafePointer<UInt8>, count: Int) -> Bool {
+            let raw = UnsafeRawPointer(alpha)
+            switch count {
+            case 8...16:
+                let (a, b) = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                return !(hasZeroByte(a) || hasZeroByte(~a) || hasZeroByte(b) || hasZeroByte(~b))
+            case 4..<8:
+                // Each half in the low bytes of a word whose high bytes are partial (1s).
+                let fill: UInt64 = 0x0101_0101_0000_0000
+                let a = UInt64(raw.loadUnaligned(as: UInt32.self)) | fill
+                let b = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) | fill
+                return !(hasZeroByte(a) || hasZeroByte(~a) || hasZeroByte(b) || hasZeroByte(~b))
+            case 1..<4:
+                for i in 0..<count where alpha[i] == 0 || alpha[i] == 255 { return false }
+                return true
+            default:
+                return false
+            }
         }
 
         /// Whether some byte of `v` is zero (the borrow of subtracting 1 from each byte reaches

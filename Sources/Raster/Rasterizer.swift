@@ -10,7 +10,8 @@ struct Rasterizer {
     let width: Int
     let height: Int
     private let stride: Int
-    private var cells: [Float]
+    /// (Readable for the tests that compare the fast and reference accumulations.)
+    private(set) var cells: [Float]
     /// Leftmost and rightmost cell each row's edges touched; outside them the running sum
     /// is constant, so the sweep can skip or fill those pixels in bulk.
     private var rowMin: [Int32]
@@ -19,7 +20,7 @@ struct Rasterizer {
     /// keep the running sum unchanged, so their coverage is filled in bulk.
     private var blocks: [UInt8]
     private let blocksPerRow: Int
-    /// A row of coverage bytes the sweeps write (`width + 1` at least): kept in `Storage`
+    /// A row of coverage bytes the sweeps write (`stride` at least): kept in `Storage`
     /// rather than allocated and zeroed for each sweep. Every byte a sweep reports it wrote
     /// in the same row, so what an earlier sweep left there does not matter.
     private var row: [UInt8]
@@ -47,7 +48,11 @@ struct Rasterizer {
     init?(bounds: Rect, limit: PixelRect, storage: inout Storage) {
         guard let area = Self.area(bounds: bounds, limit: limit) else { return nil }
         originX = area.x0; originY = area.y0; width = area.width; height = area.height
-        stride = width + 2
+        // Each row's cells up to a whole number of 16-cell blocks (two past the row at least,
+        // for the shares of edges at its right side): the sweeps take every block an edge
+        // crossed whole, in `Float` lanes, the row's last one too (the cells past the row stay
+        // zero, and the bytes past it are scratch no sweep reports), rather than pixel by pixel.
+        stride = Self.stride(width: width)
         blocksPerRow = (stride >> 4) + 1
         // Take the caller's reset buffers (growing them if needed); `finish` returns them.
         // They grow at least twofold (up to a band's size), so that shapes growing from frame
@@ -63,13 +68,18 @@ struct Rasterizer {
             storage.rowMin = [Int32](repeating: Int32.max, count: rows)
             storage.rowMax = [Int32](repeating: -1, count: rows)
         }
-        if storage.row.count < width + 1 { storage.row = [UInt8](repeating: 0, count: width + 1) }
+        if storage.row.count < stride { storage.row = [UInt8](repeating: 0, count: stride) }
         cells = []; blocks = []; rowMin = []; rowMax = []; row = []
         swap(&row, &storage.row)
         swap(&cells, &storage.cells)
         swap(&blocks, &storage.blocks)
         swap(&rowMin, &storage.rowMin)
         swap(&rowMax, &storage.rowMax)
+    }
+
+    /// The cells a row of `width` pixels takes (see `init`).
+    static func stride(width: Int) -> Int {
+        (width + 2 + 15) & ~15
     }
 
     private static func grown(_ count: Int, to needed: Int) -> Int {
@@ -321,7 +331,7 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block &+ 1) << 4, sumEnd)
                         if blocks[flags &+ block] != 0 {
-                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                            if rule == .nonZero {  // the whole block (see sweepBlockNonZero and `stride`)
                                 Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {
@@ -410,7 +420,7 @@ extension Rasterizer {
                         let block = x >> 4
                         let blockEnd = min((block &+ 1) << 4, sumEnd)
                         if blocks[flags &+ block] != 0 {
-                            if rule == .nonZero, (block &+ 1) << 4 <= w {  // a whole block (see sweepBlockNonZero)
+                            if rule == .nonZero {  // the whole block (see sweepBlockNonZero and `stride`)
                                 Self.sweepBlockNonZero(cells.baseAddress! + (base &+ block << 4), alpha + block << 4, sum: &sum, scale: scale)
                             } else {
                                 for i in x..<blockEnd {

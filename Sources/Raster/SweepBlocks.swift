@@ -3,15 +3,16 @@ extension Rasterizer {
     /// order (the same additions as the pixel-by-pixel loop, so the same sums, written back in
     /// place), then the coverage of all 16 pixels at once in `Float` lanes, with the same
     /// operations per lane as `byte(min(abs(sum), 1) * scale)`, and the cells cleared. The
-    /// bytes are those of the scalar loop, exactly (both sweeps use it, and the tests that
-    /// compare their pixels with a per-pixel fill hold).
+    /// bytes are those of the scalar loop, exactly: the reference for `sweepBlockNonZero`.
     ///
-    /// The sweeps take it for every block the buffer holds whole: at a row's first block the
-    /// cells before its first edge, and at its last block those after its last edge, are
-    /// untouched zeros, which leave the sum as it is (the bytes past the row's last edge are
-    /// scratch that no run reports).
+    /// The sweeps take `sweepBlockNonZero` for every block an edge crossed under the non-zero rule (a row's
+    /// cells span whole blocks, `Rasterizer.stride`): at a row's first block the cells before
+    /// its first edge, and at its last block those after its last edge, are untouched zeros,
+    /// which leave the sum as it is; past the row, the sum may take in the shares of edges at
+    /// its right side, but no byte past the row is reported and nothing after the row's last
+    /// block reads the sum (the bytes past the row's last edge are scratch).
     @inline(__always)
-    static func sweepBlockNonZero(_ cells: UnsafeMutablePointer<Float>, _ alpha: UnsafeMutablePointer<UInt8>,
+    static func sweepBlockNonZeroInOrder(_ cells: UnsafeMutablePointer<Float>, _ alpha: UnsafeMutablePointer<UInt8>,
                                   sum: inout Float, scale: Float) {
         var s = sum
         for i in 0..<16 {
@@ -22,6 +23,13 @@ extension Rasterizer {
         let raw = UnsafeMutableRawPointer(cells)
         let sums = raw.loadUnaligned(as: SIMD16<Float>.self)
         raw.storeBytes(of: SIMD16<Float>.zero, as: SIMD16<Float>.self)
+        bytes(of: sums, scale: scale, into: alpha)
+    }
+
+    /// The coverage bytes of 16 running sums under the non-zero rule, with the same operations
+    /// per lane as `byte(min(abs(sum), 1) * scale)`.
+    @inline(__always)
+    static func bytes(of sums: SIMD16<Float>, scale: Float, into alpha: UnsafeMutablePointer<UInt8>) {
         // |sum| by clearing the sign bit; min(·, 1) as `min` does (1 unless the sum is below it).
         let magnitude = unsafeBitCast(unsafeBitCast(sums, to: SIMD16<UInt32>.self) & 0x7fff_ffff, to: SIMD16<Float>.self)
         let one = SIMD16<Float>(repeating: 1)
@@ -33,5 +41,41 @@ extension Rasterizer {
         withUnsafeBytes(of: bits) { raw in
             for i in 0..<16 { alpha[i] = raw[i &* 4] }
         }
+    }
+}
+
+extension Rasterizer {
+    /// `sweepBlockNonZeroInOrder` with the running sum found four lanes at a time: each group of
+    /// four cells sums in two shifted additions, and the groups carry their totals on. The
+    /// cells are read once as vectors and never written but to clear them: the in-order loop's
+    /// sixteen dependent additions, and its reading back as a vector of sixteen scalar stores
+    /// (which the processor cannot forward), were most of a block's time.
+    /// The sums are added in another order, so a byte may differ from the in-order loop's by
+    /// one where a sum lies within rounding of a step (`SweepBlockTests` checks it).
+    @inline(__always)
+    static func sweepBlockNonZero(_ cells: UnsafeMutablePointer<Float>, _ alpha: UnsafeMutablePointer<UInt8>,
+                                  sum: inout Float, scale: Float) {
+        let raw = UnsafeMutableRawPointer(cells)
+        var carry = SIMD4<Float>(repeating: sum)
+        let q0 = prefix(raw.loadUnaligned(as: SIMD4<Float>.self), &carry)
+        let q1 = prefix(raw.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self), &carry)
+        let q2 = prefix(raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self), &carry)
+        let q3 = prefix(raw.loadUnaligned(fromByteOffset: 48, as: SIMD4<Float>.self), &carry)
+        raw.storeBytes(of: SIMD16<Float>.zero, as: SIMD16<Float>.self)
+        sum = q3[3]
+        bytes(of: SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q1), highHalf: SIMD8(lowHalf: q2, highHalf: q3)),
+              scale: scale, into: alpha)
+    }
+
+    /// The running sums of four cells [a, b, c, d] after `carry`, which becomes their total:
+    /// [a, a+b, c, c+d] from the pairs' first lanes and sums (an interleave, not lane shifts,
+    /// which compile to a shuffle each), then a+b added to the upper two.
+    @inline(__always)
+    private static func prefix(_ v: SIMD4<Float>, _ carry: inout SIMD4<Float>) -> SIMD4<Float> {
+        let (first, sums) = (v.evenHalf, v.evenHalf + v.oddHalf)
+        let pairs = SIMD4(first[0], sums[0], first[1], sums[1])
+        let result = pairs + SIMD4(lowHalf: .zero, highHalf: SIMD2(repeating: sums[0])) + carry
+        carry = SIMD4(repeating: result[3])
+        return result
     }
 }

@@ -142,6 +142,22 @@ final class CoverageBuilderTests: XCTestCase {
         }
     }
 
+    /// `isAllPartial` (two words) against a byte-by-byte look, on rows of every length up to
+    /// 20 with 0, 255 and partial values at every place, the bytes past the row set to 0 and
+    /// 255 (never read).
+    func testAllPartialIsTheByteByByteAnswer() {
+        var r = Random(state: 13)
+        for round in 0..<3000 {
+            let count = round % 21
+            var bytes = (0..<count).map { _ in UInt8(1 + r.next() % 254) }
+            if count > 0, r.next() % 2 == 0 { bytes[Int(r.next() % UInt64(count))] = r.next() % 2 == 0 ? 0 : 255 }
+            let expected = count > 0 && count <= 16 && bytes.allSatisfy { $0 != 0 && $0 != 255 }
+            (bytes + [0, 255, 0, 255, 0, 255, 0, 255]).withUnsafeBufferPointer { b in
+                XCTAssertEqual(Coverage.Builder.isAllPartial(b.baseAddress!, count: count), expected, "round \(round): \(bytes)")
+            }
+        }
+    }
+
     func testAPathOutsideTheLimitMakesAnEmptyCoverage() {
         var path = Path()
         path.move(to: Point(10, 10)); path.line(to: Point(20, 10)); path.line(to: Point(20, 20)); path.close()
