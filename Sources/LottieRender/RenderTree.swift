@@ -355,11 +355,9 @@ final class PreparedShapes: @unchecked Sendable {
     private func prepare(sharing: Bool) {
         paths.removeAll(keepingCapacity: true)
         bounds.removeAll(keepingCapacity: true)
-        for index in tree.ops.indices {
-            let path = tree.joinedPath(ofOpAt: index)
-            paths.append(path)
-            bounds.append(path.bounds)
-        }
+        // One call on the tree, not one per op: a method called on a class's stored struct
+        // works on a copy of it (retaining each of its lists), made at each call.
+        tree.appendJoinedPaths(to: &paths, bounds: &bounds)
         devicePaths = sharing ? DevicePaths(count: paths.count) : nil
         let joined = paths
         dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { joined[$0] })

@@ -131,6 +131,15 @@ struct ShapeTree {
     /// its paint, style, ids and JSON path).
     func joinedPath(ofOpAt index: Int) -> RasterPath { joinedPath(of: ops[index].nodeIDs, in: ops[index].matrix) }
 
+    /// `joinedPath(ofOpAt:)` of every op in order, appended to `paths`, and each one's bounds to `bounds`.
+    func appendJoinedPaths(to paths: inout [RasterPath], bounds: inout [Rect?]) {
+        for index in ops.indices {
+            let path = joinedPath(ofOpAt: index)
+            paths.append(path)
+            bounds.append(path.bounds)
+        }
+    }
+
     /// The shapes `ids` joined into one path in the space of `matrix`.
     private func joinedPath(of ids: [Int], in matrix: Matrix) -> RasterPath {
         // One shape already in the op's space is its own join (appended to an empty path it
