@@ -63,12 +63,16 @@ struct LayerCompositor {
     /// The layer's matrix to its composition's space, through its parents.
     func layerMatrix(_ layer: Layer, in comp: Composition, frame: Double) -> Matrix {
         var matrix = layer.transform.matrix(at: frame, autoOrient: layer.autoOrient)
-        var current = layer
+        // Parents are read in place, by position: a copied layer retains and releases each of its parts.
+        var parentIndex = layer.parent
         var hops = 0
-        while let parentIndex = current.parent, let parent = comp.layer(withIndex: parentIndex), hops < 64 {
-            matrix = matrix.concatenating(parent.transform.matrix(at: frame, autoOrient: parent.autoOrient))
-            current = parent
-            hops += 1
+        comp.layers.withUnsafeBufferPointer { layers in
+            while let index = parentIndex, let position = comp.position(ofIndex: index), layers.indices.contains(position), hops < 64 {
+                let parent = layers.baseAddress! + position
+                matrix = matrix.concatenating(parent.pointee.transform.matrix(at: frame, autoOrient: parent.pointee.autoOrient))
+                parentIndex = parent.pointee.parent
+                hops += 1
+            }
         }
         return matrix
     }

@@ -357,10 +357,8 @@ final class PreparedShapes: @unchecked Sendable {
         bounds.removeAll(keepingCapacity: true)
         // One call on the tree, not one per op: a method called on a class's stored struct
         // works on a copy of it (retaining each of its lists), made at each call.
-        tree.appendJoinedPaths(to: &paths, bounds: &bounds)
+        dashesDrawnSolid = tree.appendJoinedPaths(to: &paths, bounds: &bounds)
         devicePaths = sharing ? DevicePaths(count: paths.count) : nil
-        let joined = paths
-        dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { joined[$0] })
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a

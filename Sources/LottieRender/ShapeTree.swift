@@ -131,13 +131,16 @@ struct ShapeTree {
     /// its paint, style, ids and JSON path).
     func joinedPath(ofOpAt index: Int) -> RasterPath { joinedPath(of: ops[index].nodeIDs, in: ops[index].matrix) }
 
-    /// `joinedPath(ofOpAt:)` of every op in order, appended to `paths`, and each one's bounds to `bounds`.
-    func appendJoinedPaths(to paths: inout [RasterPath], bounds: inout [Rect?]) {
+    /// `joinedPath(ofOpAt:)` of every op in order, appended to `paths` (empty on entry), and
+    /// each one's bounds to `bounds`. Returns `dashedStrokesDrawnSolid` of those paths.
+    func appendJoinedPaths(to paths: inout [RasterPath], bounds: inout [Rect?]) -> [String] {
         for index in ops.indices {
             let path = joinedPath(ofOpAt: index)
             paths.append(path)
             bounds.append(path.bounds)
         }
+        let joined = paths
+        return dashedStrokesDrawnSolid(path: { joined[$0] })
     }
 
     /// The shapes `ids` joined into one path in the space of `matrix`.
