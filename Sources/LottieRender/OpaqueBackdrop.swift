@@ -9,7 +9,7 @@ extension LayerCompositor {
     /// solid layer or an opaque fill of one unrotated rectangle — the background most
     /// animations start with. Only pixels wholly inside it count (an edge pixel is blended
     /// with what lies below it). Nil when there is no such cover.
-    mutating func opaqueBackdrop(of comp: Composition, frame: Double, matrix: Matrix, clip: Clip?) -> PixelRect? {
+    func opaqueBackdrop(of comp: Composition, frame: Double, matrix: Matrix, clip: Clip?) -> PixelRect? {
         guard clip?.mask == nil, frame.isFinite else { return nil }
         // Layers are listed top-most first: the last drawable one is drawn first.
         // Layers are read in place: a copied layer retains and releases each of its parts, for
@@ -21,7 +21,7 @@ extension LayerCompositor {
     }
 
     /// `opaqueBackdrop(of:…)` for `layer`, the bottom-most drawn layer, at `position` in `comp`.
-    private mutating func opaqueBackdrop(of layer: Layer, at position: Int, in comp: Composition, frame: Double, matrix: Matrix,
+    private func opaqueBackdrop(of layer: Layer, at position: Int, in comp: Composition, frame: Double, matrix: Matrix,
                                          clip: Clip?) -> PixelRect? {
         // Drawn as `drawLayer` would: fully opaque and straight onto the surface.
         guard layer.transform.opacityFraction(at: frame) >= 1,
