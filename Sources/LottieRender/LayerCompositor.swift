@@ -100,10 +100,9 @@ struct LayerCompositor {
         let shapes: LayerShapes?
         if case .shape(let items) = layer.kind {
             let layerShapes = renderer.layerShapes(of: comp, at: position, items: items, frame: frame)
-            let tree = layerShapes.tree
-            work.pathElements += tree.elementCount
-            work.paints += tree.ops.count
-            if tree.exhausted {
+            work.pathElements += layerShapes.elementCount
+            work.paints += layerShapes.opCount
+            if layerShapes.exhausted {
                 renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements "
                                     + "or \(renderer.budget.maxPaints) fills and strokes; the rest are skipped")
             }
@@ -303,7 +302,7 @@ struct LayerCompositor {
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
     private func contentOverlaps(_ layer: Layer, shapes: LayerShapes?) -> Bool {
         switch layer.kind {
-        case .shape: return (shapes?.paintingOps.count ?? 0) > 1
+        case .shape: return (shapes?.paintingOpCount ?? 0) > 1
         case .precomp, .text: return true
         default: return false
         }
