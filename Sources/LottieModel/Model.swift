@@ -217,7 +217,11 @@ public struct Repeater: Sendable {
     public var endOpacity: Animated<Double>
 }
 
-public enum ShapeKind: Sendable {
+/// Indirect: each case's values live in one box of their own, so a copy of an item's kind (the
+/// evaluation reads every item of every evaluated layer at every frame, and reading a case's
+/// values from the item's storage copies them) is one retain, not one for each keyframe list
+/// and provider of the case.
+public indirect enum ShapeKind: Sendable {
     case group([ShapeItem])
     case path(Animated<BezierPath>, reversed: Bool)
     case rectangle(position: Animated<Vec2>, size: Animated<Vec2>, roundness: Animated<Double>, reversed: Bool)

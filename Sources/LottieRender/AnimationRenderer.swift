@@ -177,18 +177,32 @@ public struct AnimationRenderer {
     /// Pixels that the frame's opaque background layer will cover are not cleared first.
     /// With `threads` above 1 the frame is cut into horizontal bands drawn in parallel.
     public func render(frame: Double, viewport: Viewport, background: Color = .clear, into surface: inout Surface) {
-        let covered = backdrop(frame: frame, viewport: viewport)
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         guard threads > 1, surface.bounds.height >= 2 * BandLayout.minimumRows else {
-            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: surface.bounds)
+            // One compositor for the backdrop test and the draw: each takes a copy of the
+            // renderer, a retain and release of each of its references.
+            var compositor = LayerCompositor(renderer: self)
+            let covered = backdrop(frame: frame, viewport: viewport, compositor: compositor)
+            drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: surface.bounds,
+                        compositor: &compositor)
             return
         }
+        let covered = backdrop(frame: frame, viewport: viewport)
         drawBands(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered)
     }
 
     /// `budgetRows`: the rows whose share of the surface budget the draw gets (nil: the surface's).
     func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
                      whole: PixelRect, band: (index: Int, count: Int) = (0, 1), budgetRows: Int? = nil) {
+        var compositor = LayerCompositor(renderer: self)
+        drawCleared(frame: frame, into: &surface, matrix: matrix, background: background, covered: covered, whole: whole, band: band,
+                    budgetRows: budgetRows, compositor: &compositor)
+    }
+
+    /// `drawCleared` with `compositor`, a fresh one made from this renderer.
+    private func drawCleared(frame: Double, into surface: inout Surface, matrix: Raster.Transform, background: Color, covered: PixelRect?,
+                             whole: PixelRect, band: (index: Int, count: Int) = (0, 1), budgetRows: Int? = nil,
+                             compositor: inout LayerCompositor) {
         if let covered {
             surface.clear(background, except: covered)
         } else if defersClear {
@@ -196,7 +210,7 @@ public struct AnimationRenderer {
         } else {
             surface.clear(background)
         }
-        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band, budgetRows: budgetRows)
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band, budgetRows: budgetRows, compositor: &compositor)
         surface.settleClear()
     }
 
@@ -204,10 +218,14 @@ public struct AnimationRenderer {
     /// with one opaque colour (a background solid or rectangle), or nil: what `render(into:)`
     /// need not clear.
     public func backdrop(frame: Double, viewport: Viewport) -> PixelRect? {
+        backdrop(frame: frame, viewport: viewport, compositor: LayerCompositor(renderer: self))
+    }
+
+    /// `backdrop(frame:viewport:)` found by `compositor` (one made from this renderer).
+    func backdrop(frame: Double, viewport: Viewport, compositor: LayerCompositor) -> PixelRect? {
         let matrix = viewport.transform(animationWidth: animation.width, animationHeight: animation.height)
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: PixelRect(x0: 0, y0: 0, x1: viewport.width, y1: viewport.height))
-        var compositor = LayerCompositor(renderer: self)
         return compositor.opaqueBackdrop(of: root, frame: frame, matrix: matrix, clip: clip)
     }
 
@@ -245,10 +263,17 @@ public struct AnimationRenderer {
     /// `draw` into a surface that holds `whole` or one band of it (`band`: which of how many).
     func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect, band: (index: Int, count: Int) = (0, 1),
               budgetRows: Int? = nil) {
+        var compositor = LayerCompositor(renderer: self)
+        draw(frame: frame, into: &surface, matrix: matrix, whole: whole, band: band, budgetRows: budgetRows, compositor: &compositor)
+    }
+
+    /// `draw` with `compositor`, a fresh one made from this renderer (the frame's, shared with
+    /// its backdrop test).
+    private func draw(frame: Double, into surface: inout Surface, matrix: Raster.Transform, whole: PixelRect, band: (index: Int, count: Int),
+                      budgetRows: Int?, compositor: inout LayerCompositor) {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: surface.bounds)
-        var compositor = LayerCompositor(renderer: self)
         compositor.slots = renderTree?.slots(band: band.index, of: band.count)
         // Shadows reach at most as far as the frame is large: a hostile softness or distance
         // cannot make offscreen buffers many times the frame (the same limit for every band).

@@ -63,12 +63,16 @@ struct LayerCompositor {
     /// The layer's matrix to its composition's space, through its parents.
     func layerMatrix(_ layer: Layer, in comp: Composition, frame: Double) -> Matrix {
         var matrix = layer.transform.matrix(at: frame, autoOrient: layer.autoOrient)
-        var current = layer
+        // Parents are read in place, by position: a copied layer retains and releases each of its parts.
+        var parentIndex = layer.parent
         var hops = 0
-        while let parentIndex = current.parent, let parent = comp.layer(withIndex: parentIndex), hops < 64 {
-            matrix = matrix.concatenating(parent.transform.matrix(at: frame, autoOrient: parent.autoOrient))
-            current = parent
-            hops += 1
+        comp.layers.withUnsafeBufferPointer { layers in
+            while let index = parentIndex, let position = comp.position(ofIndex: index), layers.indices.contains(position), hops < 64 {
+                let parent = layers.baseAddress! + position
+                matrix = matrix.concatenating(parent.pointee.transform.matrix(at: frame, autoOrient: parent.pointee.autoOrient))
+                parentIndex = parent.pointee.parent
+                hops += 1
+            }
         }
         return matrix
     }
@@ -96,10 +100,9 @@ struct LayerCompositor {
         let shapes: LayerShapes?
         if case .shape(let items) = layer.kind {
             let layerShapes = renderer.layerShapes(of: comp, at: position, items: items, frame: frame)
-            let tree = layerShapes.tree
-            work.pathElements += tree.elementCount
-            work.paints += tree.ops.count
-            if tree.exhausted {
+            work.pathElements += layerShapes.elementCount
+            work.paints += layerShapes.opCount
+            if layerShapes.exhausted {
                 renderer.notes.note("a shape layer has more than \(renderer.budget.maxPathElementsPerLayer) path elements "
                                     + "or \(renderer.budget.maxPaints) fills and strokes; the rest are skipped")
             }
@@ -299,7 +302,7 @@ struct LayerCompositor {
     /// Group opacity needs an offscreen pass only when parts of the layer may overlap.
     private func contentOverlaps(_ layer: Layer, shapes: LayerShapes?) -> Bool {
         switch layer.kind {
-        case .shape: return (shapes?.paintingOps.count ?? 0) > 1
+        case .shape: return (shapes?.paintingOpCount ?? 0) > 1
         case .precomp, .text: return true
         default: return false
         }

@@ -19,7 +19,7 @@ extension LayerCompositor {
               !(colorEffects && Effects.hasColorEffect(layer)) else { return false }
         switch layer.kind {
         case .solid: return true
-        case .shape: return (shapes?.paintingOps.count ?? 0) <= 1
+        case .shape: return (shapes?.paintingOpCount ?? 0) <= 1
         default: return false
         }
     }
@@ -81,6 +81,17 @@ extension LayerShapes {
     /// non-zero opacity (a fill or stroke in a group of no shape, common in exported files,
     /// paints nothing). `draw` skips the others, so only these count when deciding whether a
     /// layer paints once (and may be clipped by its masks directly) or overlaps itself.
+    /// `paintingOps.count`, counted without making the list (asked of every layer drawn with
+    /// transparency or masks).
+    var paintingOpCount: Int {
+        let ops = self.ops
+        var count = 0
+        for index in ops.indices where ops[index].opacity > 0 && !ops[index].nodeIDs.isEmpty {
+            if !(prepared?.paths[index].isEmpty ?? false) { count += 1 }
+        }
+        return count
+    }
+
     var paintingOps: [Int] {
         let ops = self.ops
         return ops.indices.filter { index in

@@ -355,14 +355,10 @@ final class PreparedShapes: @unchecked Sendable {
     private func prepare(sharing: Bool) {
         paths.removeAll(keepingCapacity: true)
         bounds.removeAll(keepingCapacity: true)
-        for index in tree.ops.indices {
-            let path = tree.joinedPath(ofOpAt: index)
-            paths.append(path)
-            bounds.append(path.bounds)
-        }
+        // One call on the tree, not one per op: a method called on a class's stored struct
+        // works on a copy of it (retaining each of its lists), made at each call.
+        dashesDrawnSolid = tree.appendJoinedPaths(to: &paths, bounds: &bounds)
         devicePaths = sharing ? DevicePaths(count: paths.count) : nil
-        let joined = paths
-        dashesDrawnSolid = tree.dashedStrokesDrawnSolid(path: { joined[$0] })
     }
 
     /// Paints the shapes as `ShapeTree.draw` does, each paint through its slot; coverage a
@@ -406,10 +402,29 @@ final class PreparedShapes: @unchecked Sendable {
 /// A shape layer's shapes as `LayerCompositor` passes them around: the evaluated tree and,
 /// on the render tree's path, the prepared paints that draw it.
 struct LayerShapes {
-    let tree: ShapeTree
     let prepared: PreparedShapes?
+    /// The tree evaluated through the shape cache (nil on the render tree's path: `prepared` holds it).
+    private let evaluated: ShapeTree?
 
-    var ops: [DrawOp] { tree.ops }
+    init(prepared: PreparedShapes) {
+        self.prepared = prepared
+        evaluated = nil
+    }
+
+    init(tree: ShapeTree) {
+        prepared = nil
+        evaluated = tree
+    }
+
+    /// The evaluated tree, as a copy (a retain and release of each of its lists): what is
+    /// read for every shape layer of every frame is read in place below.
+    var tree: ShapeTree { prepared?.tree ?? evaluated ?? ShapeTree(items: [], frame: 0) }
+
+    var ops: [DrawOp] { prepared?.tree.ops ?? evaluated?.ops ?? [] }
+    /// The tree's `elementCount`, `ops.count` and `exhausted`.
+    var elementCount: Int { prepared?.tree.elementCount ?? evaluated?.elementCount ?? 0 }
+    var opCount: Int { prepared?.tree.ops.count ?? evaluated?.ops.count ?? 0 }
+    var exhausted: Bool { prepared?.tree.exhausted ?? evaluated?.exhausted ?? false }
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
               slots: CoverageSlots? = nil) {
@@ -433,10 +448,10 @@ extension AnimationRenderer {
     func layerShapes(of comp: Composition, at position: Int, items: [ShapeItem], frame: Double, counted: Bool = true) -> LayerShapes {
         if let renderTree, let node = renderTree.node(in: comp, at: position) {
             let prepared = node.shapes(at: frame, budget: budget, counted: counted, sharing: threads > 1)
-            return LayerShapes(tree: prepared.tree, prepared: prepared)
+            return LayerShapes(prepared: prepared)
         }
         let tree = shapeCache.shapes(of: comp, at: position, items: items, frame: frame, counted: counted, budget: budget)
-        return LayerShapes(tree: tree, prepared: nil)
+        return LayerShapes(tree: tree)
     }
 
     /// How many times the render tree's nodes evaluated their shapes, node by node (root

@@ -131,6 +131,18 @@ struct ShapeTree {
     /// its paint, style, ids and JSON path).
     func joinedPath(ofOpAt index: Int) -> RasterPath { joinedPath(of: ops[index].nodeIDs, in: ops[index].matrix) }
 
+    /// `joinedPath(ofOpAt:)` of every op in order, appended to `paths` (empty on entry), and
+    /// each one's bounds to `bounds`. Returns `dashedStrokesDrawnSolid` of those paths.
+    func appendJoinedPaths(to paths: inout [RasterPath], bounds: inout [Rect?]) -> [String] {
+        for index in ops.indices {
+            let path = joinedPath(ofOpAt: index)
+            paths.append(path)
+            bounds.append(path.bounds)
+        }
+        let joined = paths
+        return dashedStrokesDrawnSolid(path: { joined[$0] })
+    }
+
     /// The shapes `ids` joined into one path in the space of `matrix`.
     private func joinedPath(of ids: [Int], in matrix: Matrix) -> RasterPath {
         // One shape already in the op's space is its own join (appended to an empty path it

@@ -10,12 +10,13 @@ struct DirtyRegion {
     /// Sixteen: a ring or an outline round the frame keeps its sides apart (with four, the
     /// pieces of its sides joined into rectangles spanning its empty middle).
     static let capacity = 16
-    // Sixteen stored rectangles read and written through a switch: a tuple read through
-    // `withUnsafeBytes(of:)` is copied whole (512 bytes) on every read.
-    private var r0 = PixelRect.empty, r1 = PixelRect.empty, r2 = PixelRect.empty, r3 = PixelRect.empty
-    private var r4 = PixelRect.empty, r5 = PixelRect.empty, r6 = PixelRect.empty, r7 = PixelRect.empty
-    private var r8 = PixelRect.empty, r9 = PixelRect.empty, r10 = PixelRect.empty, r11 = PixelRect.empty
-    private var r12 = PixelRect.empty, r13 = PixelRect.empty, r14 = PixelRect.empty, r15 = PixelRect.empty
+    /// Sixteen rectangles in one tuple: read by a switch (`subscript`), and worked on in
+    /// place through a pointer while a rectangle is added (`add`: read by the switch, the
+    /// joins and searches over them cost some 800 instructions an add).
+    private var rects: (PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect,
+                        PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect, PixelRect)
+        = (.empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty,
+           .empty, .empty, .empty, .empty, .empty, .empty, .empty, .empty)
     private(set) var count = 0
     /// The smallest rectangle holding them all.
     private(set) var union = PixelRect.empty
@@ -26,46 +27,27 @@ struct DirtyRegion {
         add(rect)
     }
 
+    /// The `i`th rectangle (`0..<count`).
     subscript(i: Int) -> PixelRect {
-        get {
-            switch i {
-            case 0: return r0
-            case 1: return r1
-            case 2: return r2
-            case 3: return r3
-            case 4: return r4
-            case 5: return r5
-            case 6: return r6
-            case 7: return r7
-            case 8: return r8
-            case 9: return r9
-            case 10: return r10
-            case 11: return r11
-            case 12: return r12
-            case 13: return r13
-            case 14: return r14
-            default: return r15
-            }
-        }
-        set {
-            switch i {
-            case 0: r0 = newValue
-            case 1: r1 = newValue
-            case 2: r2 = newValue
-            case 3: r3 = newValue
-            case 4: r4 = newValue
-            case 5: r5 = newValue
-            case 6: r6 = newValue
-            case 7: r7 = newValue
-            case 8: r8 = newValue
-            case 9: r9 = newValue
-            case 10: r10 = newValue
-            case 11: r11 = newValue
-            case 12: r12 = newValue
-            case 13: r13 = newValue
-            case 14: r14 = newValue
-            default: r15 = newValue
-            }
+        // A switch, not a pointer: a tuple read through `withUnsafeBytes(of:)` is copied whole
+        // (512 bytes) on every read.
+        switch i {
+        case 0: return rects.0
+        case 1: return rects.1
+        case 2: return rects.2
+        case 3: return rects.3
+        case 4: return rects.4
+        case 5: return rects.5
+        case 6: return rects.6
+        case 7: return rects.7
+        case 8: return rects.8
+        case 9: return rects.9
+        case 10: return rects.10
+        case 11: return rects.11
+        case 12: return rects.12
+        case 13: return rects.13
+        case 14: return rects.14
+        default: return rects.15
         }
     }
 
@@ -75,54 +57,67 @@ struct DirtyRegion {
     mutating func add(_ rect: PixelRect, pairing: Bool = false) {
         guard !rect.isEmpty else { return }
         union = union.union(rect)
+        let kept = count
+        count = withUnsafeMutablePointer(to: &rects) { tuple in
+            tuple.withMemoryRebound(to: PixelRect.self, capacity: Self.capacity) { Self.add(rect, pairing: pairing, to: $0, count: kept) }
+        }
+    }
+
+    /// `add(rect)` to the `count` rectangles at `kept` (room for `capacity`); returns their new count.
+    private static func add(_ rect: PixelRect, pairing: Bool, to kept: UnsafeMutablePointer<PixelRect>, count start: Int) -> Int {
+        var count = start
         // A kept rectangle that the new one overlaps (or nearly touches) joins it whenever
         // their union holds no more pixels than the two apart: clearing then never writes
         // the pixels they share twice.
         var joined = rect
         var i = 0
         while i < count {
-            let both = self[i].union(joined)
-            if Self.area(both) <= Self.area(self[i]) + Self.area(joined) {
+            let both = kept[i].union(joined)
+            if area(both) <= area(kept[i]) + area(joined) {
                 joined = both
                 count -= 1
-                self[i] = self[count]
+                kept[i] = kept[count]
                 i = 0
                 continue
             }
             i += 1
         }
-        if count < Self.capacity {
-            self[count] = joined
-            count += 1
-            return
+        if count < capacity {
+            kept[count] = joined
+            return count + 1
         }
-        if pairing { return joinCheapestPair(with: joined) }
+        if pairing {
+            joinCheapestPair(with: joined, kept, count: count)
+            return count
+        }
         var best = 0, bestGrowth = Int.max
         for i in 0..<count {
-            let growth = Self.area(self[i].union(joined)) - Self.area(self[i])
+            let growth = area(kept[i].union(joined)) - area(kept[i])
             if growth < bestGrowth { best = i; bestGrowth = growth }
         }
-        self[best] = self[best].union(joined)
+        kept[best] = kept[best].union(joined)
+        return count
     }
 
-    /// Full: of the kept rectangles and `rect`, the two whose union adds the fewest pixels
-    /// become one. Joining each new piece of a large outline into the kept one it grows least
-    /// let its first pieces take every place and the rest join into a rectangle spanning its
-    /// middle; pairs keep neighbouring pieces together wherever they came from.
-    private mutating func joinCheapestPair(with rect: PixelRect) {
+    /// Full: of the `count` rectangles at `kept` and `rect`, the two whose union adds the
+    /// fewest pixels become one. Joining each new piece of a large outline into the kept one
+    /// it grows least let its first pieces take every place and the rest join into a
+    /// rectangle spanning its middle; pairs keep neighbouring pieces together wherever they
+    /// came from.
+    private static func joinCheapestPair(with rect: PixelRect, _ kept: UnsafeMutablePointer<PixelRect>, count: Int) {
         // Index `count` stands for `rect`.
-        func piece(_ i: Int) -> PixelRect { i == count ? rect : self[i] }
+        func piece(_ i: Int) -> PixelRect { i == count ? rect : kept[i] }
         var best = (0, count), bestGrowth = Int.max
         for i in 0..<count {
-            let a = self[i]
+            let a = kept[i]
             for j in (i + 1)...count {
                 let b = piece(j)
-                let growth = Self.area(a.union(b)) - Self.area(a) - Self.area(b)
+                let growth = area(a.union(b)) - area(a) - area(b)
                 if growth < bestGrowth { best = (i, j); bestGrowth = growth }
             }
         }
-        self[best.0] = self[best.0].union(piece(best.1))
-        if best.1 != count { self[best.1] = rect }
+        kept[best.0] = kept[best.0].union(piece(best.1))
+        if best.1 != count { kept[best.1] = rect }
     }
 
     private static func area(_ r: PixelRect) -> Int { r.width * r.height }
