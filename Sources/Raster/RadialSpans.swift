@@ -45,6 +45,8 @@ enum RadialSpans {
         let ax: Double, bx: Double, cx: Double, dy: Double, ox: Double, oy: Double
         /// Each lane's column offset within a block, in radii (lanes 0-3, then 4-7).
         let laneX: Half, laneY: Half, laneX4: Half, laneY4: Half
+        /// Bounds of |dx| + |dy| per device column and row, and at the origin (`holds`).
+        let spanX: Double, spanY: Double, reach: Double
 
         /// nil when the lanes cannot hold the paint (the reference draws it).
         init?(center: Point, radius: Double, focal: Point, inverse m: Transform) {
@@ -63,15 +65,15 @@ enum RadialSpans {
             (laneX4, laneY4) = (four * Float(ax), four * Float(bx))
             let parts = [ax, bx, cx, dy, ox, oy, Double(laneX4[3]), Double(laneY4[3])]
             guard parts.allSatisfy({ abs($0) < 1e15 }) else { return nil }
+            (spanX, spanY, reach) = (abs(ax) + abs(bx), abs(cx) + abs(dy), abs(ox) + abs(oy))
         }
 
-        /// Whether every position of pixels x0..<x0+count on row y stays small enough for
-        /// `Float` squares (under 10³⁰ radii²).
-        func holds(y: Int, x0: Int, count: Int) -> Bool {
-            let (first, last) = (Double(x0 & ~7), Double(x0 &+ count &+ 8))
-            let rowX = cx * Double(y) + ox, rowY = dy * Double(y) + oy
-            let reach = max(abs(rowX + ax * first), abs(rowX + ax * last)) + max(abs(rowY + bx * first), abs(rowY + bx * last))
-            return reach < 1e14
+        /// Whether every position of pixels x0..<x0+count on row y (and the rest of their
+        /// blocks) stays small enough for `Float` squares (under 10¹⁴ radii): bounded from the
+        /// map's absolute coefficients, a few operations per span.
+        @inline(__always) func holds(y: Int, x0: Int, count: Int) -> Bool {
+            let columns = Double(x0.magnitude) + Double(max(0, count)) + 8, row = Double(y.magnitude)
+            return columns * spanX + row * spanY + reach < 1e14
         }
     }
 
