@@ -25,6 +25,11 @@ enum LinearSpans {
         #endif
     }
 
+    /// Spans shorter than this go pixel by pixel (`Shader.linearRowReference`): below it the
+    /// search for a row's padded ends and ramp costs more than it saves (measured on thin
+    /// gradient strokes, 2-10 pixels a span).
+    static var shortRow: Int { 16 }
+
     /// `out[p] = lut[lutIndex(t0 + p·dt)]` for p in start..<end, where every such entry is
     /// known to be neither 0 nor 255 (positions t in 0...1). Table indices are masked to
     /// 0...255, so even a caller breaking that promise reads inside a 256-entry table.

@@ -6,10 +6,18 @@
 /// conjugate gives the same t as (b + √(b² − a·c)) / (−c), where c = |f − centre|² − r² < 0
 /// for every row of a paint (the shader keeps the focal point inside): one square root and a
 /// multiply by a constant, and b² − a·c is a sum of two non-negative terms, so `Float`
-/// loses nothing to cancellation there. Positions are x0 + i·step in Double (not a running
-/// sum), so no error builds up along a row, and a pixel's colour does not depend on where its
-/// span starts. The table index can differ from the reference's by one where
-/// t·255 lies within about 10⁻³ of a half step (a test bounds it: never by more than one).
+/// loses nothing to cancellation there. The table index can differ from the reference's by
+/// one where t·255 lies within about 10⁻³ of a half step (a test bounds it: never by more
+/// than one).
+///
+/// Positions: the pixels go in blocks of eight aligned on device columns (x a multiple of
+/// eight). A block's first position is worked out in `Double` from the device column (the
+/// inverse transform, as the reference's), then each lane adds its column's offset in
+/// `Float`: so a pixel gets the same lanes' inputs wherever its span starts (a bounded
+/// layer, a band, a clipped run), and drawing part of a frame gives the same pixels as
+/// drawing all of it. Everything that does not change along a paint (lengths in radii, the
+/// lanes' constants) is worked out once per shader (`Setup`), not per span: most spans of a
+/// gradient stroke or a shape's edge are a few pixels long.
 enum RadialSpans {
     typealias Values = SIMD8<Float>
     typealias Lanes = SIMD8<UInt32>
@@ -24,59 +32,118 @@ enum RadialSpans {
         #endif
     }
 
-    /// Colours of `count` pixels from device position (x, y), moving (stepX, stepY) in
-    /// paint space per pixel; `ex`, `ey` is the focal point less the centre, `c` as above.
-    static func row(_ lut: UnsafeBufferPointer<UInt32>, focal: Point, ex: Double, ey: Double, c: Double,
-                    x: Double, y: Double, stepX: Double, stepY: Double, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        // Lengths in radii (t does not change when every length is scaled alike): c is then
-        // in -1...-0.02, and b² − a·c is far from `Float`'s ends wherever t is not ~0.
-        let scale = 1 / (ex * ex + ey * ey - c).squareRoot()
-        // Each pixel's position relative to the focal point is x0 + i·step in Double, then
-        // rounded to Float: a pixel gets the same lanes' inputs wherever its span starts (a
-        // bounded layer, a band, a clipped run), so drawing part of a frame gives the same
-        // pixels as drawing all of it.
-        let (ox, oy) = ((x - focal.x) * scale, (y - focal.y) * scale)
-        let (sx, sy) = (stepX * scale, stepY * scale)
-        let (lastX, lastY) = (ox + Double(count) * sx, oy + Double(count) * sy)
-        let (fex, fey, fc) = (Float(ex * scale), Float(ey * scale), Float(c * scale * scale))
-        let k = 255 / -fc
-        guard lut.count >= 256, let table = lut.baseAddress, c < 0, scale.isFinite, k.isFinite, Float(ox).isFinite,
-              Float(oy).isFinite, Float(lastX).isFinite, Float(lastY).isFinite, fc.isFinite, fc < 0 else {
-            return rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY, count: count, into: out)
+    typealias Half = SIMD4<Float>
+
+    /// What the lanes need of a paint, in lengths of radii (t does not change when every
+    /// length is scaled alike: c is then in -1...-0.02, and b² − a·c is far from `Float`'s
+    /// ends wherever t is not ~0). A class: the shader that holds it is copied per paint and
+    /// per row band, and a reference keeps that copy small.
+    final class Setup {
+        let lanes: RowLanes
+        /// Device to paint space, scaled to radii and moved to the focal point: a pixel
+        /// centre (x + 0.5, y + 0.5) is at (ax·x + cx·y + ox, bx·x + dy·y + oy) from it.
+        let ax: Double, bx: Double, cx: Double, dy: Double, ox: Double, oy: Double
+        /// Each lane's column offset within a block, in radii (lanes 0-3, then 4-7).
+        let laneX: Half, laneY: Half, laneX4: Half, laneY4: Half
+        /// Bounds of |dx| + |dy| per device column and row, and at the origin (`holds`).
+        let spanX: Double, spanY: Double, reach: Double
+
+        /// nil when the lanes cannot hold the paint (the reference draws it).
+        init?(center: Point, radius: Double, focal: Point, inverse m: Transform) {
+            let ex = focal.x - center.x, ey = focal.y - center.y
+            let c = ex * ex + ey * ey - radius * radius
+            let scale = 1 / (ex * ex + ey * ey - c).squareRoot()
+            let (fex, fey, fc) = (Float(ex * scale), Float(ey * scale), Float(c * scale * scale))
+            let k = 255 / -fc
+            guard c < 0, scale.isFinite, fc.isFinite, fc < 0, k.isFinite, fex.isFinite, fey.isFinite else { return nil }
+            lanes = RowLanes(focalX: fex, focalY: fey, c: fc, k: k)
+            (ax, bx, cx, dy) = (m.a * scale, m.b * scale, m.c * scale, m.d * scale)
+            ox = (0.5 * (m.a + m.c) + m.tx - focal.x) * scale
+            oy = (0.5 * (m.b + m.d) + m.ty - focal.y) * scale
+            let columns = Half(0, 1, 2, 3), four = Half(4, 5, 6, 7)
+            (laneX, laneY) = (columns * Float(ax), columns * Float(bx))
+            (laneX4, laneY4) = (four * Float(ax), four * Float(bx))
+            let parts = [ax, bx, cx, dy, ox, oy, Double(laneX4[3]), Double(laneY4[3])]
+            guard parts.allSatisfy({ abs($0) < 1e15 }) else { return nil }
+            (spanX, spanY, reach) = (abs(ax) + abs(bx), abs(cx) + abs(dy), abs(ox) + abs(oy))
         }
-        let lanes = RowLanes(focalX: fex, focalY: fey, c: fc, k: k)
-        var n = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
-        var i = 0
-        while i &+ 8 <= count {
-            let index = lanes.indices(dx: Values(n * sx + ox), dy: Values(n * sy + oy))
-            for lane in 0..<8 { out[i &+ lane] = table[Int(index[lane])] }
-            n += 8
-            i &+= 8
+
+        /// Whether every position of pixels x0..<x0+count on row y (and the rest of their
+        /// blocks) stays small enough for `Float` squares (under 10¹⁴ radii): bounded from the
+        /// map's absolute coefficients, a few operations per span.
+        @inline(__always) func holds(y: Int, x0: Int, count: Int) -> Bool {
+            let columns = Double(x0.magnitude) + Double(max(0, count)) + 8, row = Double(y.magnitude)
+            return columns * spanX + row * spanY + reach < 1e14
         }
-        guard i < count else { return }
-        let index = lanes.indices(dx: Values(n * sx + ox), dy: Values(n * sy + oy))
-        for lane in 0..<(count &- i) { out[i &+ lane] = table[Int(index[lane])] }
     }
 
-    /// The per-row constants of `row`'s lanes (lengths in radii).
+    /// Colours of pixels x0..<x0+count on row y (every position checked by `Setup.holds`).
+    /// The whole blocks store their entries in `out`, which a second pass looks up
+    /// (`TableLookup.replace`): with each lane's lookup in the same loop as the arithmetic,
+    /// the compiler splits the lanes into pairs and does the arithmetic twice over.
+    static func row(_ table: UnsafePointer<UInt32>, _ setup: Setup, y: Int, x0: Int, count: Int,
+                    into out: UnsafeMutablePointer<UInt32>) {
+        let rowX = setup.cx * Double(y) + setup.ox, rowY = setup.dy * Double(y) + setup.oy
+        let end = x0 &+ count
+        var block = x0 & ~7
+        @inline(__always) func part(_ block: Int) {
+            let index = entries(setup, rowX, rowY, block), target = out + (block &- x0)
+            for lane in max(0, x0 &- block)..<min(8, end &- block) { target[lane] = table[Int(index[lane])] }
+        }
+        if block < x0 || block &+ 8 > end {  // a span starting inside a block
+            part(block)
+            block &+= 8
+        }
+        let whole = block
+        while block &+ 8 <= end {
+            UnsafeMutableRawPointer(out + (block &- x0)).storeBytes(of: entries(setup, rowX, rowY, block), as: SIMD8<UInt32>.self)
+            block &+= 8
+        }
+        TableLookup.replace(out + (whole &- x0), count: block &- whole, from: table)
+        if block < end { part(block) }
+    }
+
+    /// The entries of the eight pixels from column `block` on the row at (rowX, rowY).
+    @inline(__always) static func entries(_ setup: Setup, _ rowX: Double, _ rowY: Double, _ block: Int) -> SIMD8<UInt32> {
+        let column = Double(block)
+        let baseX = Half(repeating: Float(rowX + setup.ax * column))
+        let baseY = Half(repeating: Float(rowY + setup.bx * column))
+        return SIMD8(lowHalf: setup.lanes.indices(dx: baseX + setup.laneX, dy: baseY + setup.laneY),
+                     highHalf: setup.lanes.indices(dx: baseX + setup.laneX4, dy: baseY + setup.laneY4))
+    }
+
+    /// The constants of `row`'s lanes (lengths in radii), four lanes wide: one register on
+    /// SSE2 and NEON, where eight-lane values of the same arithmetic spill.
     struct RowLanes {
-        let focalX: Values, focalY: Values, c: Values, k: Values
+        let focalX: Half, focalY: Half, c: Half, k: Half
 
         init(focalX: Float, focalY: Float, c: Float, k: Float) {
-            (self.focalX, self.focalY) = (Values(repeating: focalX), Values(repeating: focalY))
-            (self.c, self.k) = (Values(repeating: c), Values(repeating: k))
+            (self.focalX, self.focalY) = (Half(repeating: focalX), Half(repeating: focalY))
+            (self.c, self.k) = (Half(repeating: c), Half(repeating: k))
         }
 
         /// Table entries (0...255) of the pixels at (dx, dy) from the focal point.
-        @inline(__always) func indices(dx: Values, dy: Values) -> SIMD8<UInt32> {
-            let a: Values = dx * dx + dy * dy
-            let b: Values = dx * focalX + dy * focalY
-            let d: Values = b * b - a * c
+        @inline(__always) func indices(dx: Half, dy: Half) -> SIMD4<UInt32> {
+            let a: Half = dx * dx + dy * dy
+            let b: Half = dx * focalX + dy * focalY
+            let d: Half = b * b - a * c
             // t·255, clamped to the table and rounded (ties to even: the reference rounds
             // them up, one more place the index may differ by one).
-            let t255: Values = (b + RadialSpans.squareRoot(d)) * k
-            return ColorSpans.bytes(ColorSpans.clamp(t255, Values(repeating: 255)))
+            return RadialSpans.entries((b + RadialSpans.squareRoot4(d)) * k)
         }
+    }
+
+    /// The nearest entries of t·255 (ties to even), clamped to 255. t ≥ 0 (√(b² − a·c) ≥ |b|
+    /// as −a·c ≥ 0), so only its sign bit's rounding noise near 0 is cleared, and the lanes,
+    /// non-negative, compare as integers: one compare, not the two of a clamp from both ends;
+    /// then rounded as `ColorSpans.bytes` rounds (2²³ added).
+    /// NaN (positions beyond what `Setup.holds` lets through) clamps to 255.
+    @inline(__always) static func entries(_ t255: Half) -> SIMD4<UInt32> {
+        let bits = unsafeBitCast(t255, to: SIMD4<Int32>.self) & SIMD4(repeating: 0x7fff_ffff)
+        let top = SIMD4<Int32>(repeating: Int32(bitPattern: (255 as Float).bitPattern))
+        let over = (top &- bits) &>> 31  // all ones where t·255 > 255
+        let clamped = unsafeBitCast((bits & ~over) | (top & over), to: Half.self)
+        return unsafeBitCast(clamped + Half(repeating: 8_388_608), to: SIMD4<UInt32>.self) & SIMD4(repeating: 0xff)
     }
 
     /// √d of each lane (d ≥ 0) in plain lane arithmetic: the generic `squareRoot()` goes lane
@@ -87,9 +154,14 @@ enum RadialSpans {
     /// (10⁻²⁰ after three, 10⁻¹⁵ of an entry); d = ∞ (a pixel some 10¹⁹ radii away) ends in
     /// NaN, which `ColorSpans.bytes` masks to an entry of the table like any other lane.
     @inline(__always) static func squareRoot(_ d: Values) -> Values {
-        let bits = unsafeBitCast(d, to: SIMD8<UInt32>.self)
-        var y = unsafeBitCast((bits &>> 1) &+ SIMD8<UInt32>(repeating: 0x1fbd_1df5), to: Values.self)
-        let half = Values(repeating: 0.5)
+        Values(lowHalf: squareRoot4(d.lowHalf), highHalf: squareRoot4(d.highHalf))
+    }
+
+    /// `squareRoot` on four lanes.
+    @inline(__always) static func squareRoot4(_ d: Half) -> Half {
+        let bits = unsafeBitCast(d, to: SIMD4<UInt32>.self)
+        var y = unsafeBitCast((bits &>> 1) &+ SIMD4<UInt32>(repeating: 0x1fbd_1df5), to: Half.self)
+        let half = Half(repeating: 0.5)
         y = (y + d / y) * half
         y = (y + d / y) * half
         y = (y + d / y) * half

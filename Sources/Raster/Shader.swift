@@ -24,6 +24,11 @@ struct Shader {
     /// both with `referenceFill`, which shades every pixel). nil otherwise.
     private(set) var uniform: UInt32?
 
+    /// What `RadialSpans.row` needs of a radial gradient, worked out once per paint (nil for
+    /// other kinds, or where the lanes cannot hold it and the reference draws it). Kept out
+    /// of `Kind`: a class reference in the enum's payload made every `shade` copy the shader.
+    private let radialLanes: RadialSpans.Setup?
+
     init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true) {
         var fresh = GradientTables()
         self.init(paint: paint, pathToDevice: pathToDevice, uniformAsSolid: uniformAsSolid, tables: &fresh)
@@ -34,10 +39,17 @@ struct Shader {
     init(paint: Paint, pathToDevice: Transform, uniformAsSolid: Bool = true, tables: inout GradientTables) {
         (kind, inverse) = Self.prepared(paint, pathToDevice, &tables)
         switch kind {
-        case .linear(let lut, _, _), .radial(let lut, _, _, _):
+        case .linear(let lut, _, _):
             isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
             if uniformAsSolid, Self.isUniform(lut) { uniform = lut[0] }
-        default: isOpaqueGradient = false
+            radialLanes = nil
+        case .radial(let lut, let center, let radius, let focal):
+            isOpaqueGradient = lut.allSatisfy { $0 >> 24 == 255 }
+            if uniformAsSolid, Self.isUniform(lut) { uniform = lut[0] }
+            radialLanes = lut.count >= 256 ? RadialSpans.Setup(center: center, radius: radius, focal: focal, inverse: inverse) : nil
+        default:
+            isOpaqueGradient = false
+            radialLanes = nil
         }
     }
 
@@ -147,14 +159,13 @@ struct Shader {
                 Self.linearRow(lut, t0: t, dt: dt, count: count, into: out)
             }
         case .radial(let lut, let center, let radius, let focal):
+            // The fast path (its setup made only for a full table); rowReference below is its reference.
+            if RadialSpans.enabled, let lanes = radialLanes, lanes.holds(y: y, x0: x0, count: count) {
+                return lut.withUnsafeBufferPointer { RadialSpans.row($0.baseAddress!, lanes, y: y, x0: x0, count: count, into: out) }
+            }
             // Offset t: p = f + (q - f)·t with q on the circle; solve for s = 1/t.
             let ex = focal.x - center.x, ey = focal.y - center.y
             let c = ex * ex + ey * ey - radius * radius  // < 0: focal inside
-            if RadialSpans.enabled {  // the fast path; rowReference below is its reference
-                return lut.withUnsafeBufferPointer { lut in
-                    RadialSpans.row(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY, count: count, into: out)
-                }
-            }
             lut.withUnsafeBufferPointer { lut in
                 RadialSpans.rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY, count: count, into: out)
             }
@@ -187,10 +198,13 @@ struct Shader {
     /// that changes entry at nearly every pixel, or a position that is not finite, goes
     /// pixel by pixel (`linearRowReference`, which a test compares this with). An optimized
     /// build sends every finite row to `linearRowSteep` with the lanes instead (its ramp in
-    /// `LinearSpans.stretches` or `LinearSpans.ramp`): the loop below is then the path of an
+    /// `LinearSpans.stretches` or `LinearSpans.fixedRamp`): the loop below is then the path of an
     /// unoptimized build, where lane arithmetic is calls.
     static func linearRow(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
                           into out: UnsafeMutablePointer<UInt32>) {
+        // A short span (the edges of shapes, thin strokes: most spans of a frame) costs less
+        // pixel by pixel than finding its padded ends and ramp: the reference itself.
+        if count < LinearSpans.shortRow { return linearRowReference(lut, t0: t0, dt: dt, count: count, into: out) }
         let end = t0 + Double(count) * dt
         // Stretches pay when they are long: below about eight pixels an entry, pixel by pixel
         // is as fast (measured: at four, fewer instructions but more mispredicted branches).
@@ -233,7 +247,8 @@ struct Shader {
     /// padded (a shimmer's band crossing a shape leaves most of the shape there). Each such
     /// stretch is found as the stretch loop finds one and filled at once.
     /// With `lanes` (the default in an optimized build) the ramp goes to `LinearSpans`: in
-    /// stretches when entries are wider than eight pixels, else eight pixels at a time.
+    /// stretches when entries are wider than eight pixels, else eight pixels at a time
+    /// (`LinearSpans.fixedRamp`, in integer lanes, or in `Double` lanes with `ramp`).
     static func linearRowSteep(_ lut: UnsafeBufferPointer<UInt32>, t0: Double, dt: Double, count: Int,
                                into out: UnsafeMutablePointer<UInt32>, lanes: Bool = LinearSpans.enabled) {
         @inline(__always) func index(_ i: Int) -> Int { lutIndex(t0 + Double(i) * dt) }
@@ -254,7 +269,7 @@ struct Shader {
                 if lanes, abs(dt) * 255 * 8 < 1 {
                     LinearSpans.stretches(lut, t0: t0, dt: dt, from: i, to: j, into: out)
                 } else if lanes {  // the lanes; the loop below is their reference
-                    LinearSpans.ramp(lut, t0: t0, dt: dt, from: i, to: j, into: out)
+                    LinearSpans.fixedRamp(lut, t0: t0, dt: dt, from: i, to: j, into: out)
                 } else {
                     for p in i..<j { out[p] = lut[index(p)] }
                 }

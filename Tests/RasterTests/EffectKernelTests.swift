@@ -134,11 +134,17 @@ final class RadialSpanTests: XCTestCase {
                 let c = ex * ex + ey * ey - radius * radius
                 let scale = [1, 0.01, 7.5, -2][round % 4]
                 let stepX = scale * (r.unit() - 0.3), stepY = round % 2 == 0 ? 0 : scale * (r.unit() - 0.5)
-                let x = r.unit() * 600 - 150, y = r.unit() * 600 - 150
+                // Device to paint space: stepX, stepY along a row, anything down a column.
+                let inverse = Transform(a: stepX, b: stepY, c: scale * (r.unit() - 0.5), d: scale * (r.unit() - 0.2),
+                                        tx: r.unit() * 600 - 150, ty: r.unit() * 600 - 150)
+                let x0 = Int(r.next() % 700) - 150, y = Int(r.next() % 700) - 150
                 let count = 1 + Int(r.next() % 300)
                 var fast = [UInt32](repeating: 999, count: count), reference = fast
-                RadialSpans.row(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY, count: count, into: &fast)
-                RadialSpans.rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: x, y: y, stepX: stepX, stepY: stepY,
+                guard let setup = RadialSpans.Setup(center: centre, radius: radius, focal: focal, inverse: inverse),
+                      setup.holds(y: y, x0: x0, count: count) else { return XCTFail("round \(round): no lanes") }
+                RadialSpans.row(lut.baseAddress!, setup, y: y, x0: x0, count: count, into: &fast)
+                let p = inverse.apply(Point(Double(x0) + 0.5, Double(y) + 0.5))
+                RadialSpans.rowReference(lut, focal: focal, ex: ex, ey: ey, c: c, x: p.x, y: p.y, stepX: stepX, stepY: stepY,
                                          count: count, into: &reference)
                 for i in 0..<count {
                     XCTAssertLessThanOrEqual(abs(Int(fast[i]) - Int(reference[i])), 1, "round \(round) pixel \(i)")
