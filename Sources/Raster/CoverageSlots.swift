@@ -5,21 +5,15 @@ import Posix
 /// slot) rather than found by content in a shared table: a fill or stroke drawn again as
 /// before (the same outline, transform, rule or stroke, and limit) is painted from it.
 ///
-/// Coverage is built and kept only where there is evidence it will be used again, because
-/// building it (a buffer filled, then read back to paint) costs more than painting straight
-/// from the rasterizer's sweep, and a shape that changes each frame (anything moving,
-/// trimmed or morphing, or any shape of frames sampled far apart) never uses it again. The
-/// evidence is one of: the paint is new to its slot (most shapes of an animation hold still,
-/// and a frame's first paints are its slowest anyway); the paint is the one its slot
-/// remembered from its last sighting (it held still); its slot's previous use found its
-/// coverage (the slot's shapes do come back, as the instances of a precomp or the copies of
-/// a repeater do); or the shared cache served this slot lately (a looping animation coming
-/// round). A paint that missed its slot twice running is swept instead, and only what it
-/// was is remembered. Every fourth such sweep is made and offered to the shared
-/// cache anyway, so that shapes an animation shows again later (a loop) are found there
-/// once more. A slot keeps a few entries, so that the bands of a threaded frame (each with
-/// its own limit) and the instances of a precomp shown several times do not push each
-/// other out.
+/// A paint that found nothing in its slot twice running, nor in the shared cache on its
+/// last two makes, is a shape that keeps changing (it moves, or its outline is animated,
+/// and does not come back): it is then painted straight from the rasterizer's sweep, with
+/// no coverage built, looked up or kept, and only what it was is remembered. When it comes
+/// back unchanged (an animation holding still), its coverage is built and kept again; and
+/// every fourth such paint is made and offered to the shared cache anyway, so that shapes
+/// an animation shows again later (a loop) are found there once more. A slot keeps a few entries, so that the bands of a threaded frame
+/// (each with its own limit) and the instances of a precomp shown several times do not
+/// push each other out.
 ///
 /// The whole store is bounded by `byteLimit`: past it, new coverage is used but not kept.
 /// A lock keeps it safe when one renderer draws on several threads.
@@ -37,23 +31,12 @@ public final class CoverageSlots: @unchecked Sendable {
     private struct Slot {
         /// Least recently used first.
         var entries: [Entry] = []
-        /// What the slot's last use found.
-        var last = LastUse.none
-        /// Makes still to offer to the shared cache since it last served this slot (a loop
-        /// coming round): each one it cannot serve counts down.
-        var sharedServed = 0
-        /// Paints that could have been swept, every `offerEvery`th of which is made instead.
+        /// Whether the slot's last use found nothing.
+        var missed = false
+        /// Makes running that the shared cache could not serve.
+        var sharedMisses = 0
+        /// Paints that could have been swept, every fourth of which is made instead.
         var sweeps = 0
-    }
-
-    /// What a slot's last use found.
-    private enum LastUse {
-        /// The slot was never used.
-        case none
-        /// Its coverage, kept.
-        case found
-        /// Nothing kept: the shape was new, changed, or swept before.
-        case missed
     }
 
     /// What a paint does with its slot.
@@ -69,11 +52,10 @@ public final class CoverageSlots: @unchecked Sendable {
     /// Entries per slot: the bands of a frame drawn on a few threads, a few instances each.
     static let entriesPerSlot = 8
 
-    /// One sweep in this many is made and offered to the shared cache: seeds from which a
-    /// looping animation's shapes (or a precomp's repeated time) are found there again, each
-    /// one found making the next few be offered too. Making costs little more than sweeping
-    /// (about 15 % more per paint: the runs stored, then read back), so seeds are cheap; an
-    /// eighth measured 5 % more instructions than a fourth on a loader that repeats itself.
+    /// One sweep in this many is made and offered to the shared cache (see above). Making
+    /// costs little more than sweeping (about 15 % more per paint: the runs stored, then read
+    /// back), so these seeds are cheap; an eighth measured 5 % more instructions than a
+    /// fourth over every frame of a loader whose precomps repeat themselves.
     static let offerEvery = 4
 
     public let byteLimit: Int
@@ -100,9 +82,8 @@ public final class CoverageSlots: @unchecked Sendable {
     }
 
     /// What the paint `key` in `slot` does: reuse the coverage kept; make it (a shape new to
-    /// the slot, one that held still since it was swept, one in a slot whose last use found
-    /// its coverage, or one the shared cache served lately); or, when `mayPaintDirectly` and there is no such evidence
-    /// that its coverage would be used again, paint it from the sweep.
+    /// the slot, one that held still since it was swept, or one the shared cache served
+    /// lately); or, when `mayPaintDirectly` and the shape keeps changing, paint it from the sweep.
     func use(slot: Int, for key: Key, mayPaintDirectly: Bool) -> Use {
         guard slot >= 0 else { return .make }
         lock.lock()
@@ -124,24 +105,22 @@ public final class CoverageSlots: @unchecked Sendable {
                 let entry = slot.entries.remove(at: index)
                 slot.entries.append(entry)
             }
+            slot.missed = false
             let last = slot.entries.count - 1
             if slot.entries[last].coverage != nil {
-                slot.last = .found
                 counts.hits += 1
                 // Painted again: its pieces are worked out now, once, in place (a shape made
                 // and never painted again does not pay for them).
                 slot.entries[last].coverage!.workOutFootprint()
                 return .reuse(slot.entries[last].coverage!)
             }
-            // Held still since it was swept: now it is worth keeping.
-            slot.last = .missed
             counts.misses += 1
             return .make
         }
         counts.misses += 1
-        let changing = slot.last == .missed
-        slot.last = .missed
-        guard mayPaintDirectly, changing, slot.sharedServed == 0 else { return .make }
+        let changing = slot.missed
+        slot.missed = true
+        guard changing, mayPaintDirectly, slot.sharedMisses >= 2 else { return .make }
         slot.sweeps &+= 1
         if slot.sweeps % offerEvery == 0 { return .make }
         // Only the latest swept shape of a place is remembered (a limit narrowed to the
@@ -169,7 +148,7 @@ public final class CoverageSlots: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard slot < slots.count else { return }
-        slots[slot].sharedServed = found ? 2 : max(slots[slot].sharedServed - 1, 0)
+        slots[slot].sharedMisses = found ? 0 : min(slots[slot].sharedMisses + 1, 1 << 20)
     }
 
     /// Keeps `coverage` for `key` in `slot` (unless the store is full).

@@ -35,18 +35,18 @@ final class CoverageSlotTests: XCTestCase {
             XCTAssertEqual(slotted.painted, plain.painted, "frame \(frame)")
         }
         XCTAssertTrue(plain.pixels.contains { $0 != 0 })
-        // With no shared cache to serve them, a solid paint is made at frame 0 (new to its
-        // slot), swept at 1 (changed after a miss), made at 2 (held still), reused at 3, made
-        // at 4 (its slot's last use found its coverage), swept at 5, made at 6 (held still):
-        // one reuse each of 6 paints. A gradient is never swept: reused at 2, 3 and 6, three each of 2 paints.
-        XCTAssertEqual(slots.statistics.hits, 6 * 1 + 2 * 3)
-        XCTAssertEqual(slots.statistics.misses, 8 * positions.count - 12)
+        // With no shared cache to serve them, a solid paint is made at frames 0 and 1 (kept),
+        // reused at 2 and 3, made at 4, swept at 5 (changed twice running, the cache missed
+        // twice), made at 6 (held still): two reuses each of 6 paints. A gradient is never
+        // swept: reused at 2, 3 and 6, three each of 2 paints.
+        XCTAssertEqual(slots.statistics.hits, 6 * 2 + 2 * 3)
+        XCTAssertEqual(slots.statistics.misses, 8 * positions.count - 18)
         XCTAssertGreaterThan(slots.bytesHeld, 0)
     }
 
-    /// One solid fill and stroke, new (made and kept), moved (swept: only its path
-    /// remembered), then holding still (made and kept, then reused): every frame the pixels
-    /// of plain paints, whichever way it was painted.
+    /// One solid fill and stroke, new then moved (made and kept, twice), moved again (swept:
+    /// only its path remembered), then holding still (made and kept, then reused): every frame
+    /// the pixels of plain paints, whichever way it was painted.
     func testAPaintSweptMadeAndReusedDrawsTheSamePixels() {
         let (w, h) = (96, 80)
         let colour = Color(r: 0.9, g: 0.3, b: 0.1, a: 0.8)
@@ -55,7 +55,7 @@ final class CoverageSlotTests: XCTestCase {
         let slots = CoverageSlots()
         var held: [Int] = [], hits: [Int] = []
         let pathBytes = Path.ellipse(0, 0, 1, 1).elements.count * MemoryLayout<Path.Element>.stride
-        for (frame, dx) in [0, 6.6, 6.6, 6.6].enumerated() {
+        for (frame, dx) in [0, 3.3, 6.6, 6.6, 6.6].enumerated() {
             let path = Path.ellipse(9.3 + dx, 7.1, 60.5, 44.25)
             let transform = Transform.rotation(radians: 0.3).concatenating(.translation(14, 3))
             var reference = Surface(width: w, height: h)
@@ -70,14 +70,14 @@ final class CoverageSlotTests: XCTestCase {
             held.append(slots.bytesHeld)
             hits.append(slots.statistics.hits)
         }
-        XCTAssertGreaterThan(held[0], 2 * pathBytes, "new: made and kept")
-        XCTAssertEqual(held[1], held[0] + 2 * pathBytes, "moved: swept, only the paths remembered")
-        XCTAssertGreaterThan(held[2], held[1] + 2 * pathBytes, "held still: made and kept")
-        XCTAssertEqual(held[3], held[2])
-        XCTAssertEqual(hits, [0, 0, 0, 2], "reused once it held still")
+        XCTAssertGreaterThan(held[1], held[0] + 2 * pathBytes, "moved once: made and kept")
+        XCTAssertEqual(held[2], held[1] + 2 * pathBytes, "moved again: swept, only the paths remembered")
+        XCTAssertGreaterThan(held[3], held[2] + 2 * pathBytes, "held still: made and kept")
+        XCTAssertEqual(held[4], held[3])
+        XCTAssertEqual(hits, [0, 0, 0, 0, 2], "reused once it held still")
     }
 
-    /// A shape that changes every frame is swept after its first sighting, except every
+    /// A shape that changes every frame is swept after its first two sightings, except every
     /// `offerEvery`th sweep, made and offered to the shared cache; played again (a loop), those are found and the paints
     /// after them offered too. Pixels are those of plain fills throughout.
     func testAChangingShapeIsSweptAndALoopFindsItsOfferedCoverage() {
@@ -93,8 +93,8 @@ final class CoverageSlotTests: XCTestCase {
         }
         for f in 0..<16 { frame(f) }
         XCTAssertEqual(slots.statistics.hits, 0)
-        let offered = 1 + 15 / CoverageSlots.offerEvery
-        XCTAssertEqual(cache.statistics.misses, offered, "made at its first sighting and every fourth sweep")
+        let offered = 2 + 14 / CoverageSlots.offerEvery
+        XCTAssertEqual(cache.statistics.misses, offered, "made at its first two sightings and every fourth sweep")
         for f in 0..<16 { frame(f) }
         XCTAssertGreaterThanOrEqual(slots.statistics.hits + cache.statistics.hits, offered)
         XCTAssertGreaterThan(cache.statistics.misses, offered, "the paints after one found are offered")
