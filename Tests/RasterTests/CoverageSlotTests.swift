@@ -44,6 +44,63 @@ final class CoverageSlotTests: XCTestCase {
         XCTAssertGreaterThan(slots.bytesHeld, 0)
     }
 
+    /// One solid fill and stroke, new then moved (made and kept, twice), moved again (swept:
+    /// only its path remembered), then holding still (made and kept, then reused): every frame
+    /// the pixels of plain paints, whichever way it was painted.
+    func testAPaintSweptMadeAndReusedDrawsTheSamePixels() {
+        let (w, h) = (96, 80)
+        let colour = Color(r: 0.9, g: 0.3, b: 0.1, a: 0.8)
+        var style = StrokeStyle()
+        style.width = 4.5
+        let slots = CoverageSlots()
+        var held: [Int] = [], hits: [Int] = []
+        let pathBytes = Path.ellipse(0, 0, 1, 1).elements.count * MemoryLayout<Path.Element>.stride
+        for (frame, dx) in [0, 3.3, 6.6, 6.6, 6.6].enumerated() {
+            let path = Path.ellipse(9.3 + dx, 7.1, 60.5, 44.25)
+            let transform = Transform.rotation(radians: 0.3).concatenating(.translation(14, 3))
+            var reference = Surface(width: w, height: h)
+            reference.fill(path, transform: transform, paint: .solid(colour), opacity: 0.7)
+            reference.stroke(path, transform: transform, style: style, paint: .solid(colour))
+            var s = Surface(width: w, height: h)
+            s.fill(path, transform: transform, paint: .solid(colour), opacity: 0.7, slots: slots, slot: 0, cache: nil)
+            s.stroke(path, transform: transform, style: style, paint: .solid(colour), slots: slots, slot: 1, cache: nil)
+            XCTAssertTrue(reference.pixels.contains { $0 != 0 })
+            XCTAssertEqual(zip(s.pixels, reference.pixels).filter { $0 != $1 }.count, 0, "frame \(frame)")
+            XCTAssertEqual(s.painted, reference.painted, "frame \(frame)")
+            held.append(slots.bytesHeld)
+            hits.append(slots.statistics.hits)
+        }
+        XCTAssertGreaterThan(held[1], held[0] + 2 * pathBytes, "moved once: made and kept")
+        XCTAssertEqual(held[2], held[1] + 2 * pathBytes, "moved again: swept, only the paths remembered")
+        XCTAssertGreaterThan(held[3], held[2] + 2 * pathBytes, "held still: made and kept")
+        XCTAssertEqual(held[4], held[3])
+        XCTAssertEqual(hits, [0, 0, 0, 0, 2], "reused once it held still")
+    }
+
+    /// A shape that changes every frame is swept after its first two sightings, except every
+    /// `offerEvery`th sweep, made and offered to the shared cache; played again (a loop), those are found and the paints
+    /// after them offered too. Pixels are those of plain fills throughout.
+    func testAChangingShapeIsSweptAndALoopFindsItsOfferedCoverage() {
+        let slots = CoverageSlots()
+        let cache = CoverageCache()
+        var slotted = Surface(width: 120, height: 90)
+        var plain = Surface(width: 120, height: 90)
+        func frame(_ f: Int) {
+            let path = Path.ellipse(4 + Double(f) * 3.7, 6 + Double(f) * 1.3, 50, 40)
+            let paint = Paint.solid(Color(r: 0.2, g: 0.6, b: 0.3, a: 0.6))
+            slotted.fill(path, paint: paint, slots: slots, slot: 0, cache: cache)
+            plain.fill(path, paint: paint)
+        }
+        for f in 0..<16 { frame(f) }
+        XCTAssertEqual(slots.statistics.hits, 0)
+        let offered = 2 + 14 / CoverageSlots.offerEvery
+        XCTAssertEqual(cache.statistics.misses, offered, "made at its first two sightings and every fourth sweep")
+        for f in 0..<16 { frame(f) }
+        XCTAssertGreaterThanOrEqual(slots.statistics.hits + cache.statistics.hits, offered)
+        XCTAssertGreaterThan(cache.statistics.misses, offered, "the paints after one found are offered")
+        XCTAssertEqual(zip(slotted.pixels, plain.pixels).filter { $0 != $1 }.count, 0)
+    }
+
     /// A solid paint swept straight to the surface stores or blends its runs of one coverage
     /// whole: the pixels of the pixel-by-pixel reference fill, for opaque and translucent
     /// colours, full and partial opacity, over an empty and a painted backdrop.
