@@ -13,12 +13,24 @@ import CPixelStores
 extension EdgeSink {
     func addClampedFast(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
         // A line with a non-finite end covers nothing it could say; NaN would trap in Int().
-        // v − v is 0 for a finite v and NaN otherwise, so one comparison tests the four ends
-        // (four tests of the exponent's bits were a tenth of a short edge's instructions).
-        guard (ax0 - ax0) + (ay0 - ay0) + (bx0 - bx0) + (by0 - by0) == 0 else { return }
+        guard Self.allFinite(ax0, ay0, bx0, by0), ay0 != by0 else { return }
+        addChecked(ax0, ay0, bx0, by0)
+    }
+
+    /// Every one of the four finite. v − v is 0 for a finite v and NaN otherwise, so one
+    /// comparison tests the four (four tests of the exponent's bits were a tenth of a short
+    /// edge's instructions).
+    @inline(__always) static func allFinite(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Bool {
+        (a - a) + (b - b) + (c - c) + (d - d) == 0
+    }
+
+    /// `addClampedFast` for an edge its caller has already proven finite at both ends and
+    /// not level (`addLine` checks both for the whole line, which is most often the one
+    /// piece): the checks are not made twice for every flattened segment.
+    @inline(__always)
+    func addChecked(_ ax0: Double, _ ay0: Double, _ bx0: Double, _ by0: Double) {
         let w = Double(width)
         let (x0, x1) = (Self.clamp(ax0, w), Self.clamp(bx0, w))
-        guard ay0 != by0 else { return }
         // From the top end to the bottom one by selects, not a branch: the sides of a shape
         // run down and up in turn, in no order a branch predictor could learn.
         let down = ay0 > by0

@@ -169,7 +169,7 @@ struct EdgeSink {
     func addLine(_ p: Point, _ q: Point) {
         let ax = p.x - originX, ay = p.y
         let bx = q.x - originX, by = q.y
-        guard ay != by, ax.isFinite, ay.isFinite, bx.isFinite, by.isFinite else { return }
+        guard ay != by, Self.allFinite(ax, ay, bx, by) else { return }
         // An edge wholly above or below the buffer's rows adds to no cell (both accumulations
         // would find no row of it): a clipped or banded path has many such, so they leave here.
         guard max(ay, by) > originY, min(ay, by) < originY + Double(height) else { return }
@@ -184,7 +184,8 @@ struct EdgeSink {
             if t < first { second = first; first = t } else { second = t }
         }
         if first > 1 {
-            addPiece(ax, ay, bx, by)
+            // The whole line, its ends checked above: the fast path need not check them again.
+            if reference { addClamped(ax, ay, bx, by) } else { addChecked(ax, ay, bx, by) }
             return
         }
         func piece(_ t0: Double, _ t1: Double) {

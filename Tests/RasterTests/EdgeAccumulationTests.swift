@@ -149,6 +149,44 @@ final class EdgeAccumulationTests: XCTestCase {
         }
     }
 
+    /// Edges of one row each (a finely flattened curve: `addLine` hands a line inside the
+    /// buffer's columns straight to the fast path, its checks made once, and an edge inside
+    /// one row goes to the cells without the slope), some with ends on row borders, some
+    /// crossing the buffer's sides (split) or beyond its rows: the cells the reference adds.
+    func testEdgesWithinOneRowAgreeWithTheReference() {
+        var r = Random(state: 41)
+        for round in 0..<200 {
+            var path = Path()
+            let (cx, cy) = (r.unit() * 60 - 10, r.unit() * 50 - 10)
+            let radius = r.unit() * 40 + 0.5
+            let sides = 40 + Int(r.next() % 300)
+            for i in 0..<sides {
+                let a = Double(i) / Double(sides) * 2 * Double.pi
+                var p = Point(cx + radius * cos(a), cy + radius * sin(a))
+                if round % 4 == 0 { p = Point(p.x, p.y.rounded()) }  // ends on row borders
+                if i == 0 { path.move(to: p) } else { path.line(to: p) }
+            }
+            path.close()
+            let limit = PixelRect(x0: 0, y0: 0, x1: 50, y1: 40)
+            func cells(reference: Bool) -> [Float] {
+                var storage = Rasterizer.Storage()
+                guard var rasterizer = Rasterizer(bounds: path.bounds!, limit: limit, storage: &storage) else { return [] }
+                rasterizer.usesReferenceEdges = reference
+                rasterizer.add(path)
+                defer { rasterizer.finish(into: &storage) }
+                return rasterizer.cells
+            }
+            let (fastCells, referenceCells) = (cells(reference: false), cells(reference: true))
+            XCTAssertEqual(fastCells.count, referenceCells.count, "round \(round)")
+            for (a, b) in zip(fastCells, referenceCells) { XCTAssertEqual(a, b, accuracy: 1e-4, "round \(round)") }
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let fast = coverage(path, rule: rule, limit: limit, reference: false)
+            let reference = coverage(path, rule: rule, limit: limit, reference: true)
+            XCTAssertTrue(fast.zeroed, "round \(round)")
+            for (a, b) in zip(fast.bytes, reference.bytes) { XCTAssertLessThanOrEqual(abs(Int(a) - Int(b)), 1, "round \(round)") }
+        }
+    }
+
     /// Steep edges lying within one column of cells (`addColumn`: a thin stroke's sides, upright
     /// edges on and off the cell borders, some beyond the buffer's rows or columns) against
     /// the reference, clipped to limits cutting them at their first, last or only row.
