@@ -47,7 +47,13 @@ struct SolidRunPainter {
     @inline(__always)
     func varying(_ row: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
         // Most runs of coverage bytes are a stroke's or a shape's edge: one to three pixels.
-        if count < 8, premultiplied, let shades { return SpanKernels.blendPremultipliedShades(row, shades: shades, coverage: coverage, count: count) }
+        if premultiplied, let shades {
+            if count < 8 { return SpanKernels.blendPremultipliedShades(row, shades: shades, coverage: coverage, count: count) }
+            #if !DEBUG
+            // Lanes only in release builds (see `SpanKernels.paint`); the debug build takes the reference.
+            return SpanKernels.blendSolid(row, color: color, premultipliedShades: shades, coverage: coverage, count: count)
+            #endif
+        }
         SpanKernels.paintSolid(row, color: color, shades: shades, coverage: coverage, count: count)
     }
 }

@@ -198,6 +198,25 @@ enum SpanKernels {
     /// `coverage[i]`/255 over `dst[i]`. Eight coverage bytes that are all zero are skipped and
     /// eight full ones under an opaque colour are a plain store.
     static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
+        let i = blendSolidBlocks(dst, color: color, coverage: coverage, count: count)
+        // The tail pixel by pixel: its bytes are mostly 0 or 255 (an edge's ends), which the
+        // reference paints for less than a block of lanes costs (measured: a block over the
+        // last eight cost 6 % more here).
+        if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
+    }
+
+    /// `blendSolid` with the shades of a colour that `isPremultiplied` at hand (`SolidShades`):
+    /// the tail's pixels blend their shades with no branch per pixel (`blendPremultipliedShades`),
+    /// the same pixels as the reference's.
+    static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, premultipliedShades shades: UnsafePointer<UInt32>,
+                           coverage: UnsafePointer<UInt8>, count: Int) {
+        let i = blendSolidBlocks(dst, color: color, coverage: coverage, count: count)
+        if i < count { blendPremultipliedShades(dst + i, shades: shades, coverage: coverage + i, count: count &- i) }
+    }
+
+    /// The blocks of eight pixels of `blendSolid`, from the span's start; returns where its tail starts.
+    @inline(__always)
+    static func blendSolidBlocks(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) -> Int {
         let opaque = color >> 24 == 255
         let c = Lanes(repeating: color)
         var i = 0
@@ -217,10 +236,7 @@ enum SpanKernels {
             }
             i += 8
         }
-        // The tail pixel by pixel: its bytes are mostly 0 or 255 (an edge's ends), which the
-        // reference paints for less than a block of lanes costs (measured: a block over the
-        // last eight cost 6 % more here).
-        if i < count { blendSolidReference(dst + i, color: color, coverage: coverage + i, count: count - i) }
+        return i
     }
 
     /// The end of the eight-byte groups of full coverage from `i` (a multiple of eight past

@@ -61,6 +61,37 @@ final class SolidRunPainterTests: XCTestCase {
         }
     }
 
+    /// The lanes of `blendSolid` with the branchless premultiplied tail (called here in debug
+    /// builds too), every tail length 0...7 after blocks of all kinds (empty, full, mixed).
+    func testBlendSolidWithPremultipliedShadesIsTheReference() {
+        var r = Random(state: 911)
+        var table = [UInt32](repeating: 0, count: SolidShades.count)
+        for round in 0..<600 {
+            var color = Self.premultiplied(KernelSamples.randomPixel(&r))
+            if round % 3 == 0 { color |= 0xff00_0000 }
+            let count = 8 + Int(r.next() % 40)
+            let coverage: [UInt8] = (0..<count).map { i in
+                let block = (i / 8 + round) % 3
+                return block == 0 ? 0 : block == 1 ? 255 : [0, 1, 127, 128, 254, 255, r.byte()][Int(r.next() % 7)]
+            }
+            let dst = (0..<count + 2).map { _ in KernelSamples.randomPixel(&r) }
+            var reference = dst, fast = dst
+            reference.withUnsafeMutableBufferPointer { d in
+                coverage.withUnsafeBufferPointer { SpanKernels.blendSolidReference(d.baseAddress! + 1, color: color, coverage: $0.baseAddress!, count: count) }
+            }
+            table.withUnsafeMutableBufferPointer { t in
+                SolidShades.fill(t.baseAddress!, color: color)
+                fast.withUnsafeMutableBufferPointer { d in
+                    coverage.withUnsafeBufferPointer {
+                        SpanKernels.blendSolid(d.baseAddress! + 1, color: color, premultipliedShades: t.baseAddress!,
+                                               coverage: $0.baseAddress!, count: count)
+                    }
+                }
+            }
+            XCTAssertEqual(fast, reference, "round \(round), colour \(String(color, radix: 16)), count \(count)")
+        }
+    }
+
     /// `p` with every channel cut to its alpha.
     static func premultiplied(_ p: UInt32) -> UInt32 {
         let a = p >> 24
