@@ -81,22 +81,25 @@ extension LayerShapes {
     /// non-zero opacity (a fill or stroke in a group of no shape, common in exported files,
     /// paints nothing). `draw` skips the others, so only these count when deciding whether a
     /// layer paints once (and may be clipped by its masks directly) or overlaps itself.
+    var paintingOps: [Int] {
+        let ops = self.ops
+        return ops.indices.filter { paints(ops, at: $0) }
+    }
+
     /// `paintingOps.count`, counted without making the list (asked of every layer drawn with
     /// transparency or masks).
     var paintingOpCount: Int {
         let ops = self.ops
         var count = 0
-        for index in ops.indices where ops[index].opacity > 0 && !ops[index].nodeIDs.isEmpty {
-            if !(prepared?.paths[index].isEmpty ?? false) { count += 1 }
-        }
+        for index in ops.indices where paints(ops, at: index) { count += 1 }
         return count
     }
 
-    var paintingOps: [Int] {
-        let ops = self.ops
-        return ops.indices.filter { index in
-            guard ops[index].opacity > 0, !ops[index].nodeIDs.isEmpty else { return false }
-            return !(prepared?.paths[index].isEmpty ?? false)
-        }
+    /// Whether op `index` of `ops` (this layer's, fetched once by the caller: `ops` is worked
+    /// out on each access) can paint a pixel (see `paintingOps`).
+    @inline(__always)
+    private func paints(_ ops: [DrawOp], at index: Int) -> Bool {
+        guard ops[index].opacity > 0, !ops[index].nodeIDs.isEmpty else { return false }
+        return !(prepared?.paths[index].isEmpty ?? false)
     }
 }
