@@ -42,10 +42,14 @@ if [ -z "$binary" ]; then
     # made by tools/startup-order) together at the front of .text: the kernel maps code 64 KB
     # around each fault, so scattered they made ~9 MB of it resident in every process. Relative
     # relocations packed (DT_RELR, glibc 2.36): the loader no longer reads 1.9 MB of them.
-    # libstdc++ linked statically (deploy/static-libstdc++ explains how).
+    # libstdc++ linked statically (deploy/static-libstdc++ explains how). The functions that
+    # have no symbol for the order file together (deploy/unnamed-text.lds). No dynamic symbol
+    # table of our own functions (swiftc links executables with -export-dynamic): nothing looks
+    # them up, and its ~0.4 MB (.dynsym, .dynstr, .gnu.hash) was read into every process.
     flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
            -Xswiftc -L -Xswiftc "$repo/deploy/static-libstdc++"
            -Xlinker "--symbol-ordering-file=$repo/deploy/buoy.order" -Xlinker --no-warn-symbol-ordering
+           -Xlinker -T -Xlinker "$repo/deploy/unnamed-text.lds" -Xlinker --no-export-dynamic
            -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
     (cd "$repo" && swift build "${flags[@]}" --product buoy >&2)
     binary="$(cd "$repo" && swift build "${flags[@]}" --show-bin-path)/buoy"
