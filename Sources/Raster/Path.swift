@@ -10,6 +10,10 @@ public struct Path: Equatable, Sendable {
     public private(set) var elements: [Element] = []
     private var current = Point.zero
     private var contourStart = Point.zero
+    /// The extent of every point so far (`bounds`), kept as the path is built: every path
+    /// that is drawn has its bounds asked once or twice (the area to rasterize, the bands),
+    /// and reading a large outline again for them cost more than keeping them as it is made.
+    private var extent = Extent()
 
     public init() {}
 
@@ -25,12 +29,14 @@ public struct Path: Equatable, Sendable {
         elements.removeAll(keepingCapacity: keepingCapacity)
         current = .zero
         contourStart = .zero
+        extent = Extent()
     }
 
     public var isEmpty: Bool { elements.isEmpty }
 
     public mutating func move(to p: Point) {
         elements.append(.move(p))
+        extent.add(p)
         current = p
         contourStart = p
     }
@@ -38,12 +44,14 @@ public struct Path: Equatable, Sendable {
     public mutating func line(to p: Point) {
         if elements.isEmpty { move(to: current) }
         elements.append(.line(p))
+        extent.add(p)
         current = p
     }
 
     public mutating func cubic(to p: Point, control1: Point, control2: Point) {
         if elements.isEmpty { move(to: current) }
         elements.append(.cubic(control1, control2, p))
+        extent.add(control1); extent.add(control2); extent.add(p)
         current = p
     }
 
@@ -63,6 +71,7 @@ public struct Path: Equatable, Sendable {
 
     public mutating func append(_ other: Path) {
         elements.append(contentsOf: other.elements)
+        extent.add(other.extent)
         current = other.current
         contourStart = other.contourStart
     }
@@ -89,32 +98,81 @@ public struct Path: Equatable, Sendable {
     public func transformed(by m: Transform) -> Path {
         var out = Path()
         out.elements.reserveCapacity(elements.count)
+        var extent = Extent()
         for e in elements {
             switch e {
-            case .move(let p): out.elements.append(.move(m.apply(p)))
-            case .line(let p): out.elements.append(.line(m.apply(p)))
-            case .cubic(let c1, let c2, let p): out.elements.append(.cubic(m.apply(c1), m.apply(c2), m.apply(p)))
+            case .move(let p):
+                let q = m.apply(p)
+                out.elements.append(.move(q)); extent.add(q)
+            case .line(let p):
+                let q = m.apply(p)
+                out.elements.append(.line(q)); extent.add(q)
+            case .cubic(let c1, let c2, let p):
+                let (d1, d2, q) = (m.apply(c1), m.apply(c2), m.apply(p))
+                out.elements.append(.cubic(d1, d2, q)); extent.add(d1); extent.add(d2); extent.add(q)
             case .close: out.elements.append(.close)
             }
         }
+        out.extent = extent
         out.current = m.apply(current)
         out.contourStart = m.apply(contourStart)
         return out
     }
 
     /// The bounds of all points including control points (a cheap superset of the shape).
-    public var bounds: Rect? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        func add(_ p: Point) {
-            minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y)
-        }
+    /// `referenceBounds`, kept as the path is built.
+    public var bounds: Rect? { extent.rect }
+
+    /// The bounds found by reading every element (what `bounds` keeps; `PathTests`).
+    var referenceBounds: Rect? {
+        var extent = Extent()
         for e in elements {
             switch e {
-            case .move(let p), .line(let p): add(p)
-            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
+            case .move(let p), .line(let p): extent.add(p)
+            case .cubic(let c1, let c2, let p): extent.add(c1); extent.add(c2); extent.add(p)
             case .close: break
             }
         }
+        return extent.rect
+    }
+
+    /// Appends a closed contour through `count` points, `point(0)` first: a move, the lines
+    /// and the close (what `move`, `line` and `close` make), with the extent kept in
+    /// registers, as a stroke's outline emits its polygons. Room is the caller's to make
+    /// (`reserveCapacity` per polygon would grow the storage by a polygon at a time).
+    @inline(__always)
+    mutating func appendPolygon(count: Int, _ point: (Int) -> Point) {
+        guard count > 0 else { return }
+        let first = point(0)
+        var extent = self.extent
+        extent.add(first)
+        elements.append(.move(first))
+        for i in 1..<count {
+            let p = point(i)
+            extent.add(p)
+            elements.append(.line(p))
+        }
+        elements.append(.close)
+        self.extent = extent
+        current = first
+        contourStart = first
+    }
+}
+
+/// The least and greatest coordinates of points added (none: an empty extent, no rect).
+struct Extent: Equatable, Sendable {
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+
+    @inline(__always)
+    mutating func add(_ p: Point) {
+        minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y)
+    }
+
+    mutating func add(_ other: Extent) {
+        minX = min(minX, other.minX); minY = min(minY, other.minY); maxX = max(maxX, other.maxX); maxY = max(maxY, other.maxY)
+    }
+
+    var rect: Rect? {
         guard minX <= maxX, minY <= maxY else { return nil }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }

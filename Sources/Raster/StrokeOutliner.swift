@@ -28,6 +28,16 @@ struct StrokeOutliner {
     private var corners: [Bool] = []
     /// Where the contour's chains end (`ReferenceStrokeBuilder.add`).
     private var splits: [Int] = []
+    /// Segment `i` of the contour, from point `i` to the next (the last of a closed one back
+    /// to the first): its unit normal and its length, worked out once for the split test,
+    /// the offsets and the joins, which would each find them again (a square root and two
+    /// divisions a point each time); the reference's `unitNormal` and lengths, to the bit.
+    /// Only the first `closed ? n : n - 1` are the contour's (the array is kept at its most).
+    private var segments: [Segment] = []
+    private struct Segment {
+        var normal: Point
+        var length: Double
+    }
     /// The run being outlined: `chainCount` points of the contour from `chainStart` on,
     /// wrapping past its end (read in place, not copied out).
     private var chainStart = 0
@@ -97,6 +107,7 @@ struct StrokeOutliner {
         let circle = round ? ReferenceStrokeBuilder.circleVertexCount(radius: halfWidth, tolerance: tolerance) : 4
         self.points.reserveCapacity(points)
         corners.reserveCapacity(points)
+        segments.reserveCapacity(points)
         right.reserveCapacity(2 * points)
         polygon.reserveCapacity(4 * points + circle)
         // Two sides of every point, a cap's vertices and a close per contour; and at every
@@ -149,9 +160,10 @@ struct StrokeOutliner {
     /// `ReferenceStrokeBuilder.add` for the contour in `points` (at least two of them).
     private mutating func addContour(closed: Bool) {
         let n = points.count
+        measureSegments(closed: closed)
         splits.removeAll(keepingCapacity: true)
         for i in closed ? 0..<n : 1..<(n - 1) {
-            let n0 = unitNormal(points[(i + n - 1) % n], points[i]), n1 = unitNormal(points[i], points[(i + 1) % n])
+            let n0 = segments[i == 0 ? n - 1 : i - 1].normal, n1 = segments[i].normal
             if corners[i] || n0.x * n1.x + n0.y * n1.y < 0 { splits.append(i) }
         }
         if closed && splits.isEmpty { splits.append(0) }
@@ -168,13 +180,35 @@ struct StrokeOutliner {
             capsMerged = (capsMerged.start || start, capsMerged.end || end)
             addChain(startCap: start, endCap: end)
         }
-        for i in splits {
-            addJoin(points[(i + n - 1) % n], points[i], points[(i + 1) % n], smooth: !corners[i])
-        }
+        for i in splits { addJoin(at: i) }
         if !closed {
             if !capsMerged.start { addCap(at: points[0], from: points[1]) }
             if !capsMerged.end { addCap(at: points[n - 1], from: points[n - 2]) }
         }
+    }
+
+    /// Fills `segments` for the contour (`closed`: one more, back to the start), in place.
+    private mutating func measureSegments(closed: Bool) {
+        let n = points.count, count = closed ? n : n - 1
+        while segments.count < count { segments.append(Segment(normal: .zero, length: 0)) }
+        let points = self.points
+        points.withUnsafeBufferPointer { p in
+            segments.withUnsafeMutableBufferPointer { out in
+                for i in 0..<count {
+                    let a = p[i], b = p[i + 1 == n ? 0 : i + 1]
+                    let dx = b.x - a.x, dy = b.y - a.y
+                    let len = (dx * dx + dy * dy).squareRoot()
+                    out[i] = Segment(normal: len > 0 ? Point(-dy / len, dx / len) : Point(0, 0), length: len)
+                }
+            }
+        }
+    }
+
+    /// The contour's segment index of the run's segment `j` (from its point `j` to `j + 1`).
+    @inline(__always)
+    private func segment(_ j: Int) -> Int {
+        let i = chainStart + j
+        return i >= points.count ? i - points.count : i
     }
 
     /// Point `j` of the run (`chainStart`, `chainCount`): `j` is at most the contour's count.
@@ -197,13 +231,6 @@ struct StrokeOutliner {
         }
     }
 
-    @inline(__always)
-    private func unitNormal(_ a: Point, _ b: Point) -> Point {
-        let dx = b.x - a.x, dy = b.y - a.y
-        let len = (dx * dx + dy * dy).squareRoot()
-        return len > 0 ? Point(-dy / len, dx / len) : Point(0, 0)
-    }
-
     /// Writes `polygon` out as a closed contour, turned so its signed area is positive.
     private mutating func emitPolygon() {
         let count = polygon.count
@@ -214,18 +241,18 @@ struct StrokeOutliner {
             area += a.x * b.y - b.x * a.y
         }
         if abs(area) < 1e-18 { return }
-        if area > 0 {
-            output.move(to: device(polygon[0]))
-            for i in 1..<count { output.line(to: device(polygon[i])) }
-        } else {
-            output.move(to: device(polygon[count - 1]))
-            for i in stride(from: count - 2, through: 0, by: -1) { output.line(to: device(polygon[i])) }
+        let points = polygon, m = transform
+        points.withUnsafeBufferPointer { p in
+            if area > 0 {
+                output.appendPolygon(count: count) { i in Self.device(p[i], m) }
+            } else {
+                output.appendPolygon(count: count) { i in Self.device(p[count - 1 - i], m) }
+            }
         }
-        output.close()
     }
 
     @inline(__always)
-    private func device(_ p: Point) -> Point {
+    private static func device(_ p: Point, _ transform: Transform?) -> Point {
         guard let m = transform else { return p }
         return m.apply(p)
     }
@@ -250,7 +277,8 @@ struct StrokeOutliner {
         let h = halfWidth
         polygon.removeAll(keepingCapacity: true)
         right.removeAll(keepingCapacity: true)
-        var previous = unitNormal(chain(0), chain(1))
+        var previous = segments[segment(0)].normal
+        var previousLength = segments[segment(0)].length
         // How much of the current segment's inner side the previous crossing took.
         var taken = 0.0
         let first = chain(0)
@@ -258,7 +286,7 @@ struct StrokeOutliner {
         right.append(Point(first.x - previous.x * h, first.y - previous.y * h))
         for k in 1..<(m - 1) {
             let v = chain(k), before = chain(k - 1), after = chain(k + 1)
-            let normal = unitNormal(v, after)
+            let normal = segments[segment(k)].normal, length = segments[segment(k)].length
             let cross = (v.x - before.x) * (after.y - v.y) - (v.y - before.y) * (after.x - v.x)
             let a = Point(v.x + previous.x * h, v.y + previous.y * h), b = Point(v.x + normal.x * h, v.y + normal.y * h)
             let c = Point(v.x - previous.x * h, v.y - previous.y * h), d = Point(v.x - normal.x * h, v.y - normal.y * h)
@@ -266,7 +294,7 @@ struct StrokeOutliner {
             let cosTurn = previous.x * normal.x + previous.y * normal.y
             let sinTurn = abs(previous.x * normal.y - previous.y * normal.x)
             let reach = h * sinTurn / (1 + cosTurn)
-            let fits = cross != 0 && reach + taken <= Self.length(before, v) && reach <= Self.length(v, after)
+            let fits = cross != 0 && reach + taken <= previousLength && reach <= length
             let inner = fits ? 1 / (1 + cosTurn) : 0
             let crossing = Point(h * (previous.x + normal.x) * inner, h * (previous.y + normal.y) * inner)
             // The outer offsets meet h / cos(θ/2) from the point: one vertex there instead of
@@ -286,15 +314,11 @@ struct StrokeOutliner {
             }
             taken = fits ? reach : 0
             previous = normal
+            previousLength = length
         }
         let last = chain(m - 1)
         polygon.append(Point(last.x + previous.x * h, last.y + previous.y * h))
         right.append(Point(last.x - previous.x * h, last.y - previous.y * h))
-    }
-
-    @inline(__always)
-    private static func length(_ a: Point, _ b: Point) -> Double {
-        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
     }
 
     /// `ReferenceStrokeBuilder.capPoints`, appended to `polygon`.
@@ -356,12 +380,12 @@ struct StrokeOutliner {
     }
 
     /// `ReferenceStrokeBuilder.addRoundCorner`.
-    private mutating func addRoundCorner(_ prev: Point, _ v: Point, _ next: Point, _ a: Point, _ b: Point) {
+    private mutating func addRoundCorner(_ lengths: (before: Double, after: Double), _ v: Point, _ a: Point, _ b: Point) {
         let from = atan2(a.y - v.y, a.x - v.x), to = atan2(b.y - v.y, b.x - v.x)
         var turn = to - from
         if turn > Double.pi { turn -= 2 * Double.pi }
         if turn < -Double.pi { turn += 2 * Double.pi }
-        guard Self.length(prev, v) >= halfWidth, Self.length(v, next) >= halfWidth, abs(turn) < Double.pi - 1e-6 else {
+        guard lengths.before >= halfWidth, lengths.after >= halfWidth, abs(turn) < Double.pi - 1e-6 else {
             addCircle(at: v)
             return
         }
@@ -380,9 +404,12 @@ struct StrokeOutliner {
         emitPolygon()
     }
 
-    /// `ReferenceStrokeBuilder.addJoin`.
-    private mutating func addJoin(_ prev: Point, _ v: Point, _ next: Point, smooth: Bool) {
-        let n0 = unitNormal(prev, v), n1 = unitNormal(v, next)
+    /// `ReferenceStrokeBuilder.addJoin` at point `i` of the contour.
+    private mutating func addJoin(at i: Int) {
+        let n = points.count, before = i == 0 ? n - 1 : i - 1
+        let prev = points[before], v = points[i], next = points[i + 1 == n ? 0 : i + 1]
+        let smooth = !corners[i]
+        let n0 = segments[before].normal, n1 = segments[i].normal
         let cross = (v.x - prev.x) * (next.y - v.y) - (v.y - prev.y) * (next.x - v.x)
         if abs(n0.x - n1.x) < 1e-12 && abs(n0.y - n1.y) < 1e-12 { return }
         // The outer side is opposite the turn.
@@ -393,7 +420,7 @@ struct StrokeOutliner {
         switch join {
         case .round:
             // Points inside a flattened curve turn by little: a triangle closes the gap.
-            if smooth { addPolygon(v, a, b) } else { addRoundCorner(prev, v, next, a, b) }
+            if smooth { addPolygon(v, a, b) } else { addRoundCorner((segments[before].length, segments[i].length), v, a, b) }
         case .bevel:
             addPolygon(v, a, b)
         case .miter:
