@@ -262,7 +262,7 @@ struct LayerCompositor {
         guard let first = masks.first else { return nil }
         // nil: unbounded. Adding starts from nothing; subtracting or intersecting from everything.
         var bounds: PixelRect? = first.mode == .subtract || first.mode == .intersect || first.mode == .darken ? nil : .empty
-        for mask in masks {
+        for mask in masks where !changesNothing(mask, frame: frame) {
             var footprint: PixelRect?
             if !mask.inverted {
                 footprint = Self.footprint(ShapeGeometry.path(mask.path.value(at: frame)), expansion: mask.expansion.value(at: frame),
@@ -365,8 +365,16 @@ struct LayerCompositor {
         // Made when a mask combines into it; the first mask, when it spans the area, becomes it.
         var result: CoverageMask?
         for mask in masks {
+            // (MaskOperations.swift: masks at zero opacity, and ones combined from their path's runs.)
+            if bounded, Self.changesNothing(mask, frame: frame) { continue }
             let path = ShapeGeometry.path(mask.path.value(at: frame))
             let expansion = mask.expansion.value(at: frame)
+            if bounded, !Self.unitesDirectly(mask, expansion: expansion, frame: frame),
+               let scale = Self.directScale(mask, expansion: expansion, frame: frame) {
+                if result == nil { result = CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool) }
+                result!.combine(path, transform: world, Self.operation(mask.mode), scale: scale, pool: pool)
+                continue
+            }
             if Self.unitesDirectly(mask, expansion: expansion, frame: frame) {
                 // The same values as filling a mask of its own and adding it, without the
                 // mask or the pass over the area.
@@ -406,7 +414,8 @@ struct LayerCompositor {
             }
             m.recycle(into: pool)
         }
-        return result
+        // Every mask changed nothing: the start value.
+        return result ?? CoverageMask(rect: area, value: startsFull ? 255 : 0, pool: pool)
     }
 
     /// Grows (`expansion` > 0) or shrinks a mask's coverage by its expansion, a stroke of

@@ -130,9 +130,12 @@ public struct Mask: Equatable, Sendable {
     public mutating func combine(_ other: Mask, _ operation: MaskOperation) {
         let shared = rect.intersection(other.rect)
         let (w, ow) = (width, other.width)
+        // Rows the other mask misses change only for an operation that clears under zero.
+        let rows = !Self.keepsValuesUnderZero(operation) ? originY..<originY + height
+            : shared.isEmpty ? 0..<0 : shared.y0..<shared.y1
         values.withUnsafeMutableBufferPointer { a in
             other.values.withUnsafeBufferPointer { b in
-                for y in originY..<originY + height {
+                for y in rows {
                     let row = a.baseAddress! + (y - originY) * w
                     guard !shared.isEmpty, y >= shared.y0, y < shared.y1 else {
                         Self.combine(row, nil, count: w, operation)

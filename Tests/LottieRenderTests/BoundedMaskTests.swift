@@ -45,10 +45,16 @@ final class BoundedMaskTests: XCTestCase {
                      Self.mask("a", inverted: true, expansion: 2, 60, 10, 85, 30),
                      // Alone, each is a first mask that becomes the result itself (inverted and faded ones too).
                      Self.mask("s", inverted: true, 15, 15, 70, 60), Self.mask("s", inverted: true, opacity: 45, 10, 30, 80, 75),
-                     Self.mask("s", opacity: 70, 20, 20, 60, 60), Self.mask("i", inverted: true, opacity: 35, 5, 5, 50, 50)]
+                     Self.mask("s", opacity: 70, 20, 20, 60, 60), Self.mask("i", inverted: true, opacity: 35, 5, 5, 50, 50),
+                     // Combined straight from their paths' runs, or skipped at zero opacity.
+                     Self.mask("f", opacity: 65, 10, 40, 70, 80), Self.mask("a", opacity: 40, 30, 5, 95, 50),
+                     Self.mask("l", 25, 25, 75, 75), Self.mask("f", opacity: 0, 0, 0, 90, 90),
+                     Self.mask("a", inverted: true, opacity: 0, 5, 5, 60, 60), Self.mask("s", opacity: 0, 10, 10, 80, 80),
+                     Self.mask("i", opacity: 0, 20, 20, 70, 70)]
         // Each mask alone, then runs of them in order (a later add of an inverted mask covers
         // nearly everything, so it must not end every run).
-        let runs = masks.indices.map { [masks[$0]] } + [Array(masks[0..<7]), Array(masks[1..<6]), masks]
+        let runs = masks.indices.map { [masks[$0]] } + [Array(masks[0..<7]), Array(masks[1..<6]), masks, Array(masks[12...]),
+                                                         Array(masks[15...]) + Array(masks[12..<15]), Array(masks[15..<18]) + [masks[6]]]
         for chosen in runs {
             let layer = RenderBehaviourTests.rectLayer(center: (50, 50), size: (90, 90), color: (1, 0, 0),
                                                        extra: "\"hasMask\":true,\"masksProperties\":[\(chosen.joined(separator: ","))],",
@@ -67,7 +73,8 @@ final class BoundedMaskTests: XCTestCase {
     func testTheCorpusMasksGiveTheSameCoverageOverTheirFootprints() throws {
         guard CorpusPaths.available else { throw XCTSkip("no corpus at \(CorpusPaths.corpus.path)") }
         var compared = 0
-        for name in ["LottieLogo1_masked.json", "Issues/pr_1604_1.json", "Issues/issue_1628.json", "LottieFiles/cactus.json"] {
+        for name in ["LottieLogo1_masked.json", "Issues/pr_1604_1.json", "Issues/issue_1628.json", "LottieFiles/cactus.json",
+                     "TypeFace/Apostrophe.json", "Issues/issue_1800.json", "TypeFace/Comma.json", "success.json"] {
             let url = CorpusPaths.corpus.appendingPathComponent("samples").appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: url.path) else { continue }
             let animation = try Animation.parse(Array(data), name: name, baseDirectory: nil)
