@@ -403,8 +403,10 @@ final class PreparedShapes: @unchecked Sendable {
 /// on the render tree's path, the prepared paints that draw it.
 struct LayerShapes {
     let prepared: PreparedShapes?
-    /// The tree evaluated through the shape cache (nil on the render tree's path: `prepared` holds it).
-    private let evaluated: ShapeTree?
+    /// The tree evaluated through the shape cache (nil on the render tree's path: `prepared`
+    /// holds it). Boxed, so that a `LayerShapes` is two references: holding a whole tree, it
+    /// was copied and destroyed through its type's metadata, for every shape layer of every frame.
+    private let evaluated: EvaluatedTree?
 
     init(prepared: PreparedShapes) {
         self.prepared = prepared
@@ -413,18 +415,18 @@ struct LayerShapes {
 
     init(tree: ShapeTree) {
         prepared = nil
-        evaluated = tree
+        evaluated = EvaluatedTree(tree)
     }
 
     /// The evaluated tree, as a copy (a retain and release of each of its lists): what is
     /// read for every shape layer of every frame is read in place below.
-    var tree: ShapeTree { prepared?.tree ?? evaluated ?? ShapeTree(items: [], frame: 0) }
+    var tree: ShapeTree { prepared?.tree ?? evaluated?.tree ?? ShapeTree(items: [], frame: 0) }
 
-    var ops: [DrawOp] { prepared?.tree.ops ?? evaluated?.ops ?? [] }
+    var ops: [DrawOp] { prepared?.tree.ops ?? evaluated?.tree.ops ?? [] }
     /// The tree's `elementCount`, `ops.count` and `exhausted`.
-    var elementCount: Int { prepared?.tree.elementCount ?? evaluated?.elementCount ?? 0 }
-    var opCount: Int { prepared?.tree.ops.count ?? evaluated?.ops.count ?? 0 }
-    var exhausted: Bool { prepared?.tree.exhausted ?? evaluated?.exhausted ?? false }
+    var elementCount: Int { prepared?.tree.elementCount ?? evaluated?.tree.elementCount ?? 0 }
+    var opCount: Int { prepared?.tree.ops.count ?? evaluated?.tree.ops.count ?? 0 }
+    var exhausted: Bool { prepared?.tree.exhausted ?? evaluated?.tree.exhausted ?? false }
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
               slots: CoverageSlots? = nil) {
@@ -439,6 +441,15 @@ struct LayerShapes {
         } else {
             tree.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, cache: renderer.coverageCache)
         }
+    }
+}
+
+/// A shape tree held by reference (`LayerShapes`).
+final class EvaluatedTree: @unchecked Sendable {
+    let tree: ShapeTree
+
+    init(_ tree: ShapeTree) {
+        self.tree = tree
     }
 }
 
