@@ -406,7 +406,9 @@ final class PreparedShapes: @unchecked Sendable {
         guard alpha > 0, !op.pointee.nodeIDs.isEmpty, !paths[index].isEmpty else { return }
         let toDevice = op.pointee.matrix.concatenating(layerMatrix)
         // A paint wholly outside the target (another band's rows) is not outlined or looked up.
-        let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, kind: op.pointee.kind, toDevice: toDevice) }
+        // The stroke's size is read in place: the paint passed whole was copied for every paint of every frame.
+        let stroke = PaintReach.stroke(of: op.pointee.kind)
+        let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, stroke: stroke, toDevice: toDevice) }
         if !PaintReach.mayPaint(reach, surface: surface, clip: clip) { return }
         // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
         let slot = index < node.slotCount ? node.firstSlot + index : -1
