@@ -48,6 +48,8 @@ public struct GradientColors: Equatable, Sendable {
     public var colorStops: [(offset: Double, r: Double, g: Double, b: Double)] {
         var stops: [(offset: Double, r: Double, g: Double, b: Double)] = []
         let n = min(colorCount, raw.count / 4)
+        // Sized once: grown stop by stop, each gradient of each frame reallocated it several times.
+        stops.reserveCapacity(max(0, n))
         for i in 0..<max(0, n) {
             stops.append((raw[i * 4], raw[i * 4 + 1], raw[i * 4 + 2], raw[i * 4 + 3]))
         }
@@ -58,6 +60,7 @@ public struct GradientColors: Equatable, Sendable {
         let start = max(0, colorCount) * 4
         guard raw.count >= start + 2 else { return [] }
         var stops: [(offset: Double, alpha: Double)] = []
+        stops.reserveCapacity((raw.count - start) / 2)
         var i = start
         while i + 1 < raw.count {
             stops.append((raw[i], raw[i + 1]))

@@ -11,6 +11,20 @@ enum PaintReach {
     /// its own space) paints nothing when drawn through `toDevice`; nil when that is not
     /// known (a bound that is not finite).
     static func pixels(of bounds: Rect, kind: StyleKind, toDevice: Matrix) -> PixelRect? {
+        pixels(of: bounds, stroke: stroke(of: kind), toDevice: toDevice)
+    }
+
+    /// The width and miter limit of a stroke (nil: a fill), what `pixels` reads of a paint:
+    /// read where the paint is, so that the paint is not copied to be passed on.
+    @inline(__always)
+    static func stroke(of kind: StyleKind) -> (width: Double, miterLimit: Double)? {
+        if case .stroke(_, let style) = kind { return (style.width, style.miterLimit) }
+        return nil
+    }
+
+    /// `pixels(of:kind:toDevice:)` of a paint that is a stroke of `stroke`'s width and miter
+    /// limit, or a fill (nil).
+    static func pixels(of bounds: Rect, stroke: (width: Double, miterLimit: Double)?, toDevice: Matrix) -> PixelRect? {
         // The corners' extremes kept as four numbers: made as arrays of corners and of their
         // coordinates, each paint of each frame allocated and freed four arrays here.
         let c0 = toDevice.apply(Point(bounds.x, bounds.y)), c1 = toDevice.apply(Point(bounds.maxX, bounds.y))
@@ -19,9 +33,9 @@ enum PaintReach {
         // miter up to its limit or a square cap's corner, times the most the matrix can
         // stretch a length (the root of its squared coefficients bounds that).
         var grow = 0.0
-        if case .stroke(_, let style) = kind {
+        if let stroke {
             let stretch = (toDevice.a * toDevice.a + toDevice.b * toDevice.b + toDevice.c * toDevice.c + toDevice.d * toDevice.d).squareRoot()
-            grow = style.width / 2 * max(style.miterLimit, 2) * stretch
+            grow = stroke.width / 2 * max(stroke.miterLimit, 2) * stretch
         }
         let minX = Self.least(c0.x, c1.x, c2.x, c3.x), maxX = Self.most(c0.x, c1.x, c2.x, c3.x)
         let minY = Self.least(c0.y, c1.y, c2.y, c3.y), maxY = Self.most(c0.y, c1.y, c2.y, c3.y)

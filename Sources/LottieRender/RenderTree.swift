@@ -50,43 +50,48 @@ final class RenderTree: @unchecked Sendable {
         }
         precompNodes = byID
         precompChains = chainsByID
-        var ordinals: [(id: String?, nodes: [ShapeLayerNode?], chains: [LayerChain])?] = []
+        var ordinals: [CompositionParts?] = []
         for comp in [root] + precomps.values {
             guard let ordinal = comp.ordinal, ordinal >= 0, ordinal <= precomps.count else { continue }
             if ordinals.count <= ordinal { ordinals += Array(repeating: nil, count: ordinal + 1 - ordinals.count) }
-            ordinals[ordinal] = comp.id.map { (id: $0, nodes: byID[$0] ?? [], chains: chainsByID[$0] ?? []) }
-                ?? (id: nil, nodes: rootNodes, chains: rootChains)
+            ordinals[ordinal] = comp.id.map { CompositionParts(id: $0, nodes: byID[$0] ?? [], chains: chainsByID[$0] ?? []) }
+                ?? CompositionParts(id: nil, nodes: rootNodes, chains: rootChains)
         }
         byOrdinal = ordinals
     }
 
     /// The nodes and chains of each composition by its `ordinal` (with its id, checked on use).
-    private let byOrdinal: [(id: String?, nodes: [ShapeLayerNode?], chains: [LayerChain])?]
+    private let byOrdinal: [CompositionParts?]
 
-    /// The nodes and chains of `comp`: by its ordinal, or else by its id.
-    private func parts(of comp: Composition) -> (nodes: [ShapeLayerNode?], chains: [LayerChain]) {
+    /// The nodes and chains of `comp`: by its ordinal, or else by its id. One reference: as
+    /// a tuple of the two lists (and the id), each of a frame's layers retained and released
+    /// them all twice.
+    private func parts(of comp: Composition) -> CompositionParts {
         if let ordinal = comp.ordinal, ordinal >= 0, ordinal < byOrdinal.count, let found = byOrdinal[ordinal], found.id == comp.id {
-            return (found.nodes, found.chains)
+            return found
         }
-        guard let id = comp.id else { return (rootNodes, rootChains) }
-        return (precompNodes[id] ?? [], precompChains[id] ?? [])
+        guard let id = comp.id else { return CompositionParts(id: nil, nodes: rootNodes, chains: rootChains) }
+        return CompositionParts(id: id, nodes: precompNodes[id] ?? [], chains: precompChains[id] ?? [])
     }
 
     /// The matrix of the layer at `position` in `comp` to the composition's space, through
     /// its parents, as `LayerCompositor.layerMatrix` computes it: kept when no transform on
     /// the way varies, else computed from the parents' positions found once.
     func layerMatrix(in comp: Composition, at position: Int, frame: Double) -> Matrix? {
-        let chains = parts(of: comp).chains
-        guard position < chains.count else { return nil }
-        let chain = chains[position]
-        if let still = chain.still { return still }
-        return chain.matrix(in: comp, frame: frame)
+        let parts = parts(of: comp)
+        guard position < parts.chains.count else { return nil }
+        // The chain is read in place (taken by subscript, it was copied: its two lists retained).
+        return parts.chains.withUnsafeBufferPointer { chains in
+            let chain = chains.baseAddress! + position
+            if let still = chain.pointee.still { return still }
+            return LayerChain.matrix(of: chain, in: comp, frame: frame)
+        }
     }
 
     /// The node of the shape layer at `position` in `comp`.
     func node(in comp: Composition, at position: Int) -> ShapeLayerNode? {
-        let nodes = parts(of: comp).nodes
-        return position < nodes.count ? nodes[position] : nil
+        let parts = parts(of: comp)
+        return position < parts.nodes.count ? parts.nodes[position] : nil
     }
 
     /// The slots band `band` of `count` draws with (band 0: `slots`).
@@ -107,6 +112,19 @@ final class RenderTree: @unchecked Sendable {
     /// Every node, root composition first (for statistics and tests).
     var allNodes: [ShapeLayerNode] {
         (rootNodes + precompNodes.keys.sorted().flatMap { precompNodes[$0]! }).compactMap { $0 }
+    }
+}
+
+/// The nodes and chains of one composition (`RenderTree`).
+final class CompositionParts: @unchecked Sendable {
+    let id: String?
+    let nodes: [ShapeLayerNode?]
+    let chains: [LayerChain]
+
+    init(id: String?, nodes: [ShapeLayerNode?], chains: [LayerChain]) {
+        self.id = id
+        self.nodes = nodes
+        self.chains = chains
     }
 }
 
@@ -152,22 +170,27 @@ struct LayerChain {
 
     /// The same product as `LayerCompositor.layerMatrix`, in the same order.
     func matrix(in comp: Composition, frame: Double) -> Matrix {
+        withUnsafePointer(to: self) { Self.matrix(of: $0, in: comp, frame: frame) }
+    }
+
+    /// `matrix(in:frame:)` of the chain at `chain`, read in place.
+    static func matrix(of chain: UnsafePointer<LayerChain>, in comp: Composition, frame: Double) -> Matrix {
         // Each layer's transform is read in place, through the array's buffer (a copied layer
         // or transform retains all its parts, which the bands of a threaded frame contend for;
         // read through the array's subscript, each transform was still copied and destroyed).
         comp.layers.withUnsafeBufferPointer { layers in
-            var matrix = own(0, layers, frame: frame)
-            for i in positions.indices.dropFirst() {
-                matrix = matrix.concatenating(own(i, layers, frame: frame))
+            var matrix = own(chain, 0, layers, frame: frame)
+            for i in chain.pointee.positions.indices.dropFirst() {
+                matrix = matrix.concatenating(own(chain, i, layers, frame: frame))
             }
             return matrix
         }
     }
 
-    /// The own matrix of the chain's `i`th layer: kept when constant, else evaluated.
-    private func own(_ i: Int, _ layers: UnsafeBufferPointer<Layer>, frame: Double) -> Matrix {
-        if i < fixed.count, let kept = fixed[i] { return kept }
-        return Self.ownMatrix(layers, positions[i], frame: frame)
+    /// The own matrix of the `i`th layer of the chain at `chain`: kept when constant, else evaluated.
+    private static func own(_ chain: UnsafePointer<LayerChain>, _ i: Int, _ layers: UnsafeBufferPointer<Layer>, frame: Double) -> Matrix {
+        if i < chain.pointee.fixed.count, let kept = chain.pointee.fixed[i] { return kept }
+        return ownMatrix(layers, chain.pointee.positions[i], frame: frame)
     }
 
     /// The matrix of the transform of `layers[position]`, read in place.
@@ -383,7 +406,9 @@ final class PreparedShapes: @unchecked Sendable {
         guard alpha > 0, !op.pointee.nodeIDs.isEmpty, !paths[index].isEmpty else { return }
         let toDevice = op.pointee.matrix.concatenating(layerMatrix)
         // A paint wholly outside the target (another band's rows) is not outlined or looked up.
-        let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, kind: op.pointee.kind, toDevice: toDevice) }
+        // The stroke's size is read in place: the paint passed whole was copied for every paint of every frame.
+        let stroke = PaintReach.stroke(of: op.pointee.kind)
+        let reach = bounds[index].flatMap { PaintReach.pixels(of: $0, stroke: stroke, toDevice: toDevice) }
         if !PaintReach.mayPaint(reach, surface: surface, clip: clip) { return }
         // Paints beyond the file's style items (a repeater's copies) have no slot of their own.
         let slot = index < node.slotCount ? node.firstSlot + index : -1
@@ -403,8 +428,10 @@ final class PreparedShapes: @unchecked Sendable {
 /// on the render tree's path, the prepared paints that draw it.
 struct LayerShapes {
     let prepared: PreparedShapes?
-    /// The tree evaluated through the shape cache (nil on the render tree's path: `prepared` holds it).
-    private let evaluated: ShapeTree?
+    /// The tree evaluated through the shape cache (nil on the render tree's path: `prepared`
+    /// holds it). Boxed, so that a `LayerShapes` is two references: holding a whole tree, it
+    /// was copied and destroyed through its type's metadata, for every shape layer of every frame.
+    private let evaluated: EvaluatedTree?
 
     init(prepared: PreparedShapes) {
         self.prepared = prepared
@@ -413,18 +440,18 @@ struct LayerShapes {
 
     init(tree: ShapeTree) {
         prepared = nil
-        evaluated = tree
+        evaluated = EvaluatedTree(tree)
     }
 
     /// The evaluated tree, as a copy (a retain and release of each of its lists): what is
     /// read for every shape layer of every frame is read in place below.
-    var tree: ShapeTree { prepared?.tree ?? evaluated ?? ShapeTree(items: [], frame: 0) }
+    var tree: ShapeTree { prepared?.tree ?? evaluated?.tree ?? ShapeTree(items: [], frame: 0) }
 
-    var ops: [DrawOp] { prepared?.tree.ops ?? evaluated?.ops ?? [] }
+    var ops: [DrawOp] { prepared?.tree.ops ?? evaluated?.tree.ops ?? [] }
     /// The tree's `elementCount`, `ops.count` and `exhausted`.
-    var elementCount: Int { prepared?.tree.elementCount ?? evaluated?.elementCount ?? 0 }
-    var opCount: Int { prepared?.tree.ops.count ?? evaluated?.ops.count ?? 0 }
-    var exhausted: Bool { prepared?.tree.exhausted ?? evaluated?.exhausted ?? false }
+    var elementCount: Int { prepared?.tree.elementCount ?? evaluated?.tree.elementCount ?? 0 }
+    var opCount: Int { prepared?.tree.ops.count ?? evaluated?.tree.ops.count ?? 0 }
+    var exhausted: Bool { prepared?.tree.exhausted ?? evaluated?.tree.exhausted ?? false }
 
     func draw(into surface: inout Surface, layerMatrix: Matrix, opacity: Double, clip: Clip?, renderer: AnimationRenderer,
               slots: CoverageSlots? = nil) {
@@ -439,6 +466,15 @@ struct LayerShapes {
         } else {
             tree.draw(into: &surface, layerMatrix: layerMatrix, opacity: opacity, clip: clip, cache: renderer.coverageCache)
         }
+    }
+}
+
+/// A shape tree held by reference (`LayerShapes`).
+final class EvaluatedTree: @unchecked Sendable {
+    let tree: ShapeTree
+
+    init(_ tree: ShapeTree) {
+        self.tree = tree
     }
 }
 

@@ -80,9 +80,50 @@ enum StyleEvaluation {
     static let maxStops = 1024
 
     /// Merges the colour stops and the opacity stops of a Lottie gradient into one list of
-    /// stops carrying both, at the union of their offsets. Both lists are sorted and walked
-    /// once, side by side (n log n, not n²).
+    /// stops carrying both, at the union of their offsets: `gradientStopsReference`'s stops.
+    /// Stops a file lists in order (as files do) are not sorted again, and the union of their
+    /// offsets is merged from the two ordered lists, not hashed into a set and sorted: each
+    /// gradient of each frame made a set, three arrays and two sorts for a few stops.
     static func gradientStops(_ g: GradientColors) -> [GradientStop] {
+        let colors = thinned(g.colorStops)
+        let alphas = thinned(g.alphaStops)
+        guard !colors.isEmpty else { return [GradientStop(offset: 0, color: .clear)] }
+        // A NaN offset or a negative zero (which a set keeps in either order with 0) takes
+        // the reference, as do stops out of order.
+        guard inPlainOrder(colors.lazy.map { $0.offset }), inPlainOrder(alphas.lazy.map { $0.offset }) else { return gradientStopsReference(g) }
+        var stops: [GradientStop] = []
+        stops.reserveCapacity(colors.count + alphas.count)
+        var colorCursor = 0, alphaCursor = 0
+        var i = 0, j = 0
+        // Clamping keeps each list's order, so the union in order is a merge; equal offsets
+        // are one stop, as in the set.
+        while i < colors.count || j < alphas.count {
+            let ci = i < colors.count ? clamp01(colors[i].offset) : .infinity
+            let aj = j < alphas.count ? clamp01(alphas[j].offset) : .infinity
+            let t = min(ci, aj)
+            if ci == t { i += 1 }
+            if aj == t { j += 1 }
+            if let last = stops.last, last.offset == t { continue }
+            let (r, gg, b) = interpolateColor(colors, at: t, cursor: &colorCursor)
+            let a = alphas.isEmpty ? 1 : interpolateAlpha(alphas, at: t, cursor: &alphaCursor)
+            stops.append(GradientStop(offset: t, color: Color(r: clamp01(r), g: clamp01(gg), b: clamp01(b), a: clamp01(a))))
+        }
+        return stops
+    }
+
+    /// Whether `offsets` are in non-decreasing order with no NaN and no negative zero.
+    private static func inPlainOrder(_ offsets: some Sequence<Double>) -> Bool {
+        var previous = -Double.infinity
+        for offset in offsets {
+            guard !offset.isNaN, !(offset == 0 && offset.sign == .minus), offset >= previous else { return false }
+            previous = offset
+        }
+        return true
+    }
+
+    /// `gradientStops` as first written, the reference: both lists sorted, the union of their
+    /// offsets found through a set, then sorted, and both lists walked once, side by side.
+    static func gradientStopsReference(_ g: GradientColors) -> [GradientStop] {
         let colors = thinned(g.colorStops).sorted { $0.offset < $1.offset }
         let alphas = thinned(g.alphaStops).sorted { $0.offset < $1.offset }
         guard !colors.isEmpty else { return [GradientStop(offset: 0, color: .clear)] }
