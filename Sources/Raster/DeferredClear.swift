@@ -183,7 +183,7 @@ extension ShadesOverClear: PendingClearRows {
 
 /// The stretches of a row that a few rectangles hold, sorted and merged, worked out again
 /// only on the rows where a rectangle starts or ends (`move(to:)`, rows top down).
-private struct StaleSpans {
+struct StaleSpans {
     private let rects: [PixelRect]
     private var spans: [(Int, Int)] = []
     /// The rows the spans hold for.

@@ -47,12 +47,18 @@ struct SolidRunPainter {
     @inline(__always)
     func varying(_ row: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
         // Most runs of coverage bytes are a stroke's or a shape's edge: one to three pixels.
-        if premultiplied, let shades {
-            if count < 8 { return SpanKernels.blendPremultipliedShades(row, shades: shades, coverage: coverage, count: count) }
+        if premultiplied {
             #if !DEBUG
-            // Lanes only in release builds (see `SpanKernels.paint`); the debug build takes the reference.
-            return SpanKernels.blendSolid(row, color: color, premultipliedShades: shades, coverage: coverage, count: count)
+            // Two to seven pixels in one go (`blendShortPremultiplied`), in release builds only
+            // (lanes: see `SpanKernels.paint`); the debug build takes the reference.
+            if count >= 2 && count < 8 { return SpanKernels.blendShortPremultiplied(row, color: color, coverage: coverage, count: count) }
             #endif
+            if let shades {
+                if count < 8 { return SpanKernels.blendPremultipliedShades(row, shades: shades, coverage: coverage, count: count) }
+                #if !DEBUG
+                return SpanKernels.blendSolid(row, color: color, premultipliedShades: shades, coverage: coverage, count: count)
+                #endif
+            }
         }
         SpanKernels.paintSolid(row, color: color, shades: shades, coverage: coverage, count: count)
     }

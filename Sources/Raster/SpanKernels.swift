@@ -206,11 +206,13 @@ enum SpanKernels {
     }
 
     /// `blendSolid` with the shades of a colour that `isPremultiplied` at hand (`SolidShades`):
-    /// the tail's pixels blend their shades with no branch per pixel (`blendPremultipliedShades`),
-    /// the same pixels as the reference's.
+    /// a tail of two pixels or more is one short run in lanes (`blendShortPremultiplied`), a
+    /// last single pixel blends its shade with no branch (`blendPremultipliedShades`): the
+    /// same pixels as the reference's.
     static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, premultipliedShades shades: UnsafePointer<UInt32>,
                            coverage: UnsafePointer<UInt8>, count: Int) {
         let i = blendSolidBlocks(dst, color: color, coverage: coverage, count: count)
+        if count &- i >= 2 { return blendShortPremultiplied(dst + i, color: color, coverage: coverage + i, count: count &- i) }
         if i < count { blendPremultipliedShades(dst + i, shades: shades, coverage: coverage + i, count: count &- i) }
     }
 

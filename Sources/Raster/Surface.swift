@@ -196,33 +196,27 @@ public struct Surface: @unchecked Sendable {
 
     /// Sets the pixels of `region` (within the surface) but not those of `kept` to `value`,
     /// row by row: where the region's rectangles overlap, a row's stretches are merged
-    /// first, so that no pixel is written twice.
+    /// first, so that no pixel is written twice (`StaleSpans`).
     mutating func fill(_ region: DirtyRegion, with value: UInt32, except kept: PixelRect) {
         let area = region.union.intersection(bounds)
         guard !area.isEmpty else { return }
+        // Rows that `kept` spans from the area's left to its right have nothing to set: they
+        // are left out whole (a frame whose backdrop covers what the last one drew walked
+        // every such row, sorting its stretches to store nothing).
+        let spansRows = kept.x0 <= area.x0 && kept.x1 >= area.x1
+        let skipped = spansRows ? max(kept.y0, area.y0)..<max(min(kept.y1, area.y1), max(kept.y0, area.y0)) : area.y0..<area.y0
+        if skipped == area.y0..<area.y1 { return }
         let (w, ox, oy) = (width, originX, originY)
-        let rects = (0..<region.count).map { region[$0].intersection(bounds) }.filter { !$0.isEmpty }
+        // A row's stretches (merged where they meet or overlap) are worked out again only
+        // where a rectangle starts or ends, not on every row.
+        var spans = StaleSpans((0..<region.count).map { region[$0].intersection(bounds) }.filter { !$0.isEmpty })
         withPixels { px in
-            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: DirtyRegion.capacity) { spans in
-                for y in area.y0..<area.y1 {
-                    let row = px.baseAddress! + (y - oy) * w - ox
-                    // This row's stretches, sorted by their start (insertion: at most four).
-                    var n = 0
-                    for r in rects where y >= r.y0 && y < r.y1 {
-                        var j = n
-                        while j > 0, spans[j - 1].0 > r.x0 { spans[j] = spans[j - 1]; j -= 1 }
-                        spans[j] = (r.x0, r.x1)
-                        n += 1
-                    }
-                    guard n > 0 else { continue }
-                    // Merged where they meet or overlap.
-                    var (start, end) = spans[0]
-                    for k in 1..<max(1, n) {
-                        if spans[k].0 <= end { end = max(end, spans[k].1); continue }
-                        Self.fill(row, start, end, with: value, except: kept, y: y)
-                        (start, end) = spans[k]
-                    }
-                    Self.fill(row, start, end, with: value, except: kept, y: y)
+            for y in area.y0..<area.y1 where !skipped.contains(y) {
+                let row = px.baseAddress! + (y - oy) * w - ox
+                spans.move(to: y)
+                for k in 0..<spans.count {
+                    let (x0, x1) = spans[k]
+                    Self.fill(row, x0, x1, with: value, except: kept, y: y)
                 }
             }
         }
@@ -231,12 +225,13 @@ public struct Surface: @unchecked Sendable {
     /// Sets x0..<x1 of a row (`row` points at device column 0) to `value` but not the part in `kept`.
     @inline(__always)
     private static func fill(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, with value: UInt32, except kept: PixelRect, y: Int) {
+        // Short stretches (a border beside a kept backdrop) in overlapping blocks (`ShortStores`).
         guard !kept.isEmpty, y >= kept.y0, y < kept.y1, kept.x1 > x0, kept.x0 < x1 else {
-            PixelStores.fill(row + x0, with: value, count: x1 - x0)
+            ShortStores.fill(row + x0, with: value, count: x1 - x0)
             return
         }
-        if kept.x0 > x0 { PixelStores.fill(row + x0, with: value, count: kept.x0 - x0) }
-        if kept.x1 < x1 { PixelStores.fill(row + kept.x1, with: value, count: x1 - kept.x1) }
+        if kept.x0 > x0 { ShortStores.fill(row + x0, with: value, count: kept.x0 - x0) }
+        if kept.x1 < x1 { ShortStores.fill(row + kept.x1, with: value, count: x1 - kept.x1) }
     }
 
     /// Clears every pixel outside `kept`, which the caller is about to cover with opaque
