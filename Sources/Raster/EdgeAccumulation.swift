@@ -58,30 +58,36 @@ extension EdgeSink {
         }
         // A row's lower crossing is the next row's upper one, computed by the same expression
         // from the edge's ends (as `addClamped` computes both), so it is carried over.
+        // Each crossing is clamped once, when found, rather than in both rows it bounds: the
+        // clamp is monotone, so the smaller and larger of a row's clamped crossings are the
+        // clamped smaller and larger crossings `addRow` takes (the same values; the crossings
+        // are never NaN: the edge's ends are finite and each row border lies past its top end).
         let firstTop = Double(firstRow &+ oy)
         var upper = max(firstTop, ay)
-        var x = upper == ay ? ax : ax + (upper - ay) * dxdy
+        var x = Self.clamp(upper == ay ? ax : ax + (upper - ay) * dxdy, w)
         // The row's cells and block flags, stepped a row at a time rather than found by two
         // multiplications per row.
         var cellRow = cells + firstRow &* stride, flagRow = blocks + firstRow &* blocksPerRow
         let (cellStep, flagStep) = (stride, blocksPerRow)
         // Every row but the last ends on its lower border, inside the edge (the border is
         // below ceil(by) - 1 < by): the lower crossing needs no choice with the edge's end.
+        // The border steps by 1 (exact: rows are integers far below 2⁵³), not converted anew.
         var row = firstRow
+        var lower = firstTop
         while row < lastRow {
-            let lower = Double(row &+ oy &+ 1)
-            let xNext = ax + (lower - ay) * dxdy
-            addRow(row, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
+            lower += 1
+            let xNext = Self.clamp(ax + (lower - ay) * dxdy, w)
+            addClampedRow(row, cellRow, flagRow, x, xNext, Float(lower - upper) * direction)
             cellRow += cellStep
             flagRow += flagStep
             upper = lower
             x = xNext
             row &+= 1
         }
-        let nextTop = Double(lastRow &+ oy &+ 1)
-        let lower = nextTop < by ? nextTop : by
-        let xNext = lower == by ? bx : ax + (lower - ay) * dxdy
-        addRow(lastRow, cellRow, flagRow, x, xNext, Float(lower - upper) * direction, w)
+        let nextTop = lower + 1
+        let bottom = nextTop < by ? nextTop : by
+        let xNext = Self.clamp(bottom == by ? bx : ax + (bottom - ay) * dxdy, w)
+        addClampedRow(lastRow, cellRow, flagRow, x, xNext, Float(bottom - upper) * direction)
     }
 
     /// An edge of several rows lying within one column of cells (a steep edge, most pieces of
@@ -140,6 +146,13 @@ extension EdgeSink {
         // The clamp also sends a NaN to 0, so the cell indices below need no range check.
         let xl = Self.clamp(x < xNext ? x : xNext, w), xr = Self.clamp(x < xNext ? xNext : x, w)
         accumulate(row: row, cell, flags, xl, xr, d)
+    }
+
+    /// `addRow` for crossings already clamped to 0...width.
+    @inline(__always)
+    private func addClampedRow(_ row: Int, _ cell: UnsafeMutablePointer<Float>, _ flags: UnsafeMutablePointer<UInt8>,
+                               _ x: Double, _ xNext: Double, _ d: Float) {
+        accumulate(row: row, cell, flags, x < xNext ? x : xNext, x < xNext ? xNext : x, d)
     }
 
     /// ⌊v⌋ and ⌈v⌉ of a finite value well within Int's range (the callers' rows lie within

@@ -30,12 +30,17 @@ extension Rasterizer {
     /// per lane as `byte(min(abs(sum), 1) * scale)`.
     @inline(__always)
     static func bytes(of sums: SIMD16<Float>, scale: Float, into alpha: UnsafeMutablePointer<UInt8>) {
-        // |sum| by clearing the sign bit; min(·, 1) as `min` does (1 unless the sum is below it).
+        // |sum| by clearing the sign bit.
         let magnitude = unsafeBitCast(unsafeBitCast(sums, to: SIMD16<UInt32>.self) & 0x7fff_ffff, to: SIMD16<Float>.self)
-        let one = SIMD16<Float>(repeating: 1)
-        let coverage = magnitude.replacing(with: one, where: magnitude .> one) * scale
-        // `byte`: adding 1.5·2²³ leaves the rounded value in the low bits.
-        let rounded = coverage + SIMD16<Float>(repeating: 12_582_912)
+        // `byte`: adding 1.5·2²³ leaves the rounded value in the low bits. min(·, 1) is taken
+        // after the scaling and the rounding, as the smaller of the value and 1's rounded value:
+        // both are monotone, so a magnitude over 1 gives 1's value and any other its own, as
+        // `min` before them gives (the sums are finite). Before them, the compiler folds the
+        // scaling into the choice and makes it three instructions a lane group, not one `minps`.
+        let rounder = SIMD16<Float>(repeating: 12_582_912)
+        let full = SIMD16<Float>(repeating: scale) + rounder
+        let scaled = magnitude * scale + rounder
+        let rounded = scaled.replacing(with: full, where: full .< scaled)
         // The low byte of each lane (a generic vector narrowing here is a call, not inlined).
         let bits = unsafeBitCast(rounded, to: SIMD16<UInt32>.self)
         withUnsafeBytes(of: bits) { raw in
@@ -68,10 +73,23 @@ extension Rasterizer {
     }
 
     /// The running sums of four cells [a, b, c, d] after `carry`, which becomes their total:
-    /// [a, a+b, c, c+d] from the pairs' first lanes and sums (an interleave, not lane shifts,
-    /// which compile to a shuffle each), then a+b added to the upper two.
+    /// [a, a+b, c, c+d] as v + [0, a, 0, c] (the shifted lanes are one shift of the register's
+    /// two 64-bit halves), then a+b added to the upper two. The additions of
+    /// `prefixByPairs` (the reference: b+a is a+b, a+0 is a), in fewer instructions.
     @inline(__always)
-    private static func prefix(_ v: SIMD4<Float>, _ carry: inout SIMD4<Float>) -> SIMD4<Float> {
+    static func prefix(_ v: SIMD4<Float>, _ carry: inout SIMD4<Float>) -> SIMD4<Float> {
+        let halves = unsafeBitCast(v, to: SIMD2<UInt64>.self)
+        let shifted = unsafeBitCast(halves &<< 32, to: SIMD4<Float>.self)  // [0, a, 0, c]
+        let pairs = v + shifted
+        let result = pairs + SIMD4(lowHalf: .zero, highHalf: SIMD2(repeating: pairs[1])) + carry
+        carry = SIMD4(repeating: result[3])
+        return result
+    }
+
+    /// `prefix` by the pairs' first lanes and sums (an interleave, not lane shifts, which
+    /// compile to a shuffle each): the reference `SweepBlockTests` holds `prefix` to.
+    @inline(__always)
+    static func prefixByPairs(_ v: SIMD4<Float>, _ carry: inout SIMD4<Float>) -> SIMD4<Float> {
         let (first, sums) = (v.evenHalf, v.evenHalf + v.oddHalf)
         let pairs = SIMD4(first[0], sums[0], first[1], sums[1])
         let result = pairs + SIMD4(lowHalf: .zero, highHalf: SIMD2(repeating: sums[0])) + carry

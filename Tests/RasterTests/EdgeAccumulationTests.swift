@@ -271,6 +271,30 @@ final class EdgeAccumulationTests: XCTestCase {
         let reference = coverage(wedge, rule: .evenOdd, limit: limit, reference: true).bytes
         XCTAssertEqual(fast, reference)
     }
+
+    /// The general rows clamp each crossing once and take the smaller and larger of the clamped
+    /// pair: the clamped smaller and larger crossings `addRow` takes, since the clamp is
+    /// monotone (crossings are finite or ±∞, never NaN), and the row borders stepped by 1
+    /// are the converted ones.
+    func testClampedCrossingsGiveTheRowsBounds() {
+        var r = Random(state: 19)
+        let w = 37.0
+        let odd: [Double] = [0, -0.0, w, w.nextUp, w.nextDown, -1e-300, 1e300, -.infinity, .infinity, 1e-320]
+        for _ in 0..<100_000 {
+            func crossing() -> Double { r.next() % 4 == 0 ? odd[Int(r.next() % UInt64(odd.count))] : r.unit() * w * 1.4 - w * 0.2 }
+            let (x, xNext) = (crossing(), crossing())
+            let (cx, cn) = (EdgeSink.clamp(x, w), EdgeSink.clamp(xNext, w))
+            XCTAssertEqual(cx < cn ? cx : cn, EdgeSink.clamp(x < xNext ? x : xNext, w), "\(x) \(xNext)")
+            XCTAssertEqual(cx < cn ? cn : cx, EdgeSink.clamp(x < xNext ? xNext : x, w), "\(x) \(xNext)")
+        }
+        for first in [-70_000, -3, 0, 5, 1 << 30] {
+            var lower = Double(first)
+            for row in first..<(first + 500) {
+                lower += 1
+                XCTAssertEqual(lower, Double(row + 1))
+            }
+        }
+    }
 }
 
 /// The sweep's 16-pixel block (`Rasterizer.sweepBlockNonZero`) against the pixel-by-pixel loop
@@ -348,6 +372,53 @@ final class SweepBlockTests: XCTestCase {
             XCTAssertEqual(fast.cells, [Float](repeating: 0, count: 16), "round \(round)")
         }
         XCTAssertLessThan(differing, 4000 * 16 / 200, "a byte in two hundred at most")
+    }
+
+    /// The running sums of four lanes by a shift of the register's halves (`prefix`) are those
+    /// of the pairs' interleave (`prefixByPairs`) to the bit, and so is the carry.
+    func testShiftedPrefixIsThePairsPrefix() {
+        var r = EdgeAccumulationTests.Random(state: 13)
+        for round in 0..<20_000 {
+            let lanes = (0..<4).map { _ -> Float in
+                switch r.next() % 6 {
+                case 0: return 0
+                case 1: return -0.0
+                case 2: return Float(r.unit() * 2 - 1)
+                case 3: return Float(r.unit() * 8 - 4)
+                case 4: return Float(r.unit() * 2 - 1) * 1e-7
+                default: return Float(r.unit() * 2e6 - 1e6)
+                }
+            }
+            let v = SIMD4<Float>(lanes[0], lanes[1], lanes[2], lanes[3])
+            var (carry, referenceCarry) = (SIMD4<Float>(repeating: Float(r.unit() * 4 - 2)), SIMD4<Float>())
+            referenceCarry = carry
+            let result = Rasterizer.prefix(v, &carry)
+            let reference = Rasterizer.prefixByPairs(v, &referenceCarry)
+            // (== takes -0 for +0: a zero's sign is all the order of a lane's zero addition changes.)
+            XCTAssertEqual(result, reference, "round \(round) \(v)")
+            XCTAssertEqual(carry, referenceCarry, "round \(round)")
+        }
+    }
+
+    /// Sixteen coverage bytes at once (`bytes(of:)`: 1 taken as the bound after the scaling)
+    /// are `byte(min(abs(sum), 1) * scale)` for each, at and around 1, 0 and ±∞ of a
+    /// magnitude, every scale.
+    func testLaneBytesAreTheScalarBytes() {
+        var r = EdgeAccumulationTests.Random(state: 17)
+        let one: Float = 1
+        let edges: [Float] = [0, -0.0, 1, -1, one.nextUp, one.nextDown, -one.nextUp, 0.5, 2, 1e30, -1e30, .infinity, -.infinity,
+                              Float.leastNonzeroMagnitude, 0.998_039_2, 0.001_960_8]
+        for round in 0..<20_000 {
+            let sums = (0..<16).map { _ -> Float in
+                r.next() % 3 == 0 ? edges[Int(r.next() % UInt64(edges.count))] : Float(r.unit() * 4 - 2)
+            }
+            let scale: Float = round % 2 == 0 ? 255 : (round % 5 == 0 ? Float(Int(r.next() % 256)) : Float(r.unit()) * 255)
+            var bytes = [UInt8](repeating: 7, count: 16)
+            bytes.withUnsafeMutableBufferPointer { b in
+                Rasterizer.bytes(of: SIMD16<Float>(sums), scale: scale, into: b.baseAddress!)
+            }
+            XCTAssertEqual(bytes, sums.map { Rasterizer.byte(min(abs($0), 1) * scale) }, "round \(round) scale \(scale)")
+        }
     }
 }
 
