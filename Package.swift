@@ -17,8 +17,10 @@ let freeTypeHeaders = "-I" + (Context.environment["PKG_CONFIG_SYSROOT_DIR"] ?? "
 // every row. `-Xcc -Xclang -Xcc -mframe-pointer=none` lands on Clang's own command line after
 // SwiftPM's flag, so it wins (`-Xcc -fomit-frame-pointer` here lands before SwiftPM's flag, and
 // `-Xllvm -frame-pointer=none` is overridden: neither changes the code). What is lost: call graphs
-// from `perf record --call-graph fp` (use `--call-graph dwarf`: .eh_frame stays) and the Swift
-// runtime's frame-pointer backtraces on a crash (the static shipped binary has no swift-backtrace).
+// from `perf record --call-graph fp` (use `--call-graph dwarf`: .eh_frame stays), and the Swift
+// runtime's crash backtracer's fast (frame-pointer) unwinding where swift-backtrace is installed
+// (not on a board: the static binary does not ship it). Measured: -1.4 % instructions a frame at
+// 512x512, -2.5..-4 % CPU a frame on files near the median (interleaved A/B).
 let codeGeneration: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-Xclang", "-Xcc", "-mframe-pointer=none"])]
 
 let package = Package(
