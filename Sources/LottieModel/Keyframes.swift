@@ -240,9 +240,6 @@ public enum PositionProperty: Sendable {
     case combined(Animated<Vec2>)
     case split(x: Animated<Double>, y: Animated<Double>)
 
-    // Inlinable: called across the module, the case's property was copied out of the enum
-    // (a retain and release of its keyframes and provider) for every transform evaluated.
-    @inlinable
     public func value(at frame: Double) -> Vec2 {
         switch self {
         case .combined(let p): return p.value(at: frame)
