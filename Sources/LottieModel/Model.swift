@@ -147,8 +147,30 @@ public struct ShapeItem: Sendable {
     public var jsonPath: String = ""
 }
 
+/// A shape group's transform item. Its transform is held in a box of its own: the evaluation
+/// reads the transform item of every group of every evaluated layer at every frame, and
+/// bound out of the item's kind a plain struct was copied and destroyed, a retain and release
+/// for each keyframe list and provider of its seven properties, twice an item; boxed, a copy
+/// is one retain, and the transform is read in place.
 public struct ShapeTransform: Sendable {
-    public var transform: Transform
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline let transform: Transform
+        init(_ transform: Transform) { self.transform = transform }
+    }
+
+    @usableFromInline var box: Box
+
+    /// Inlinable: called across the module, the read was a coroutine whose frame was
+    /// allocated and freed at each read.
+    public var transform: Transform {
+        @inlinable _read { yield box.transform }
+        set { box = Box(newValue) }
+    }
+
+    public init(transform: Transform) {
+        box = Box(transform)
+    }
 }
 
 public struct Polystar: Sendable {

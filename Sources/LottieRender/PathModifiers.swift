@@ -5,6 +5,22 @@ import Raster
 enum PathModifiers {
     /// The part of a path between two fractions of its length; fractions may run past 1 after
     /// a trim offset, in which case the part wraps around to the path's start.
+    /// `trim(measure, from: s, to: e)` written into `path` (emptied first), whose storage it
+    /// reuses: the same path.
+    static func trim(_ measure: PathMeasure, from s: Double, to e: Double, into path: inout RasterPath) {
+        path.removeAll(keepingCapacity: true)
+        let length = measure.length
+        guard length > 0 else { return }
+        let a = s - s.rounded(.down)
+        let b = a + (e - s)
+        if b <= 1 { return measure.segment(from: a * length, to: b * length, appendingTo: &path) }
+        path.reserveCapacity(measure.elementCount(from: a * length, to: length) + measure.elementCount(from: 0, to: (b - 1) * length))
+        measure.segment(from: a * length, to: length, appendingTo: &path)
+        measure.segment(from: 0, to: (b - 1) * length, appendingTo: &path)
+    }
+
+    /// The part of the measured path from `s` to `e` (fractions of its length, wrapping past
+    /// the end): the reference of `trim(_:from:to:into:)`.
     static func trim(_ measure: PathMeasure, from s: Double, to e: Double) -> RasterPath {
         let length = measure.length
         guard length > 0 else { return RasterPath() }

@@ -49,6 +49,8 @@ struct ShapeTree {
     private var sparePaths: [RasterPath] = []
     /// Memoized steps met so far: each one's place in `memo`.
     private var memoPlaces = 0
+    /// The path measures of the last trim, to measure the next one's shapes into.
+    private var spareMeasures: [PathMeasure] = []
 
     init(items: [ShapeItem], frame: Double, budget: RenderBudget = RenderBudget(), memo: GeometryMemo? = nil) {
         self.frame = frame
@@ -449,16 +451,24 @@ struct ShapeTree {
             for id in ids { nodes[id].path = RasterPath() }
             return
         }
+        // The measures of the last trim are measured into, and each shape's trimmed part is
+        // written over its outline, keeping their storage: made anew, a trim evaluated at every
+        // frame allocated and freed a measure's lists and a path for each of its shapes.
+        var measures = spareMeasures
+        spareMeasures = []
+        defer { spareMeasures = measures }
         if individually {
+            if measures.isEmpty { measures.append(PathMeasure()) }
             for id in ids {
-                let measure = PathMeasure(nodes[id].path)
-                nodes[id].path = PathModifiers.trim(measure, from: s, to: e)
+                measures[0].remeasure(nodes[id].path)
+                PathModifiers.trim(measures[0], from: s, to: e, into: &nodes[id].path)
             }
             return
         }
         // Simultaneous: one length over every shape in order; each keeps its own part.
-        let measures = ids.map { PathMeasure(nodes[$0].path) }
-        let total = measures.reduce(0) { $0 + $1.length }
+        while measures.count < ids.count { measures.append(PathMeasure()) }
+        for (i, id) in ids.enumerated() { measures[i].remeasure(nodes[id].path) }
+        let total = measures[..<ids.count].reduce(0) { $0 + $1.length }
         guard total > 0 else { return }
         // One range, or two when it wraps past the end: held as a pair, not an array per trim.
         let a = s - s.rounded(.down), b = a + (e - s)
@@ -466,18 +476,21 @@ struct ShapeTree {
         var before = 0.0
         for (i, id) in ids.enumerated() {
             let length = measures[i].length
-            var result = RasterPath()
+            nodes[id].path.removeAll(keepingCapacity: true)
             if length > 0 {
                 for part in 0..<2 {
                     guard let (ra, rb) = part == 0 ? ranges.0 : ranges.1 else { continue }
                     let from = max(ra * total - before, 0), to = min(rb * total - before, length)
-                    // A first part is the result as it is (appended to an empty path it is the same value).
+                    // A first part is written as it is (a segment is its elements appended to an empty path).
                     if to > from {
-                        if result.isEmpty { result = measures[i].segment(from: from, to: to) } else { result.append(measures[i].segment(from: from, to: to)) }
+                        if nodes[id].path.isEmpty {
+                            measures[i].segment(from: from, to: to, appendingTo: &nodes[id].path)
+                        } else {
+                            nodes[id].path.append(measures[i].segment(from: from, to: to))
+                        }
                     }
                 }
             }
-            nodes[id].path = result
             before += length
         }
     }

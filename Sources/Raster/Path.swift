@@ -187,24 +187,40 @@ extension Path {
     /// The rectangle this path outlines, when it is one contour of four axis-aligned sides
     /// (as a rectangle shape without rounded corners is); nil for anything else.
     public var axisAlignedRectangle: Rect? {
-        var corners: [Point] = []
+        // Corner i is the point of element i (a move, then lines): read from the elements, not
+        // gathered into arrays, since the backdrop test asks this of a layer at every frame.
+        var count = 0
         for (i, element) in elements.enumerated() {
             switch element {
-            case .move(let p) where i == 0: corners.append(p)
-            case .line(let p) where i > 0: corners.append(p)
+            case .move where i == 0: count += 1
+            case .line where i > 0: count += 1
             case .close where i == elements.count - 1: break
             default: return nil
             }
         }
-        if corners.count == 5, corners[4] == corners[0] { corners.removeLast() }
-        guard corners.count == 4 else { return nil }
+        func corner(_ i: Int) -> Point {
+            switch elements[i] {
+            case .move(let p), .line(let p): return p
+            default: return .zero
+            }
+        }
+        if count == 5, corner(4) == corner(0) { count = 4 }
+        guard count == 4 else { return nil }
         // Each side is vertical or horizontal, alternately.
         for i in 0..<4 {
-            let a = corners[i], b = corners[(i + 1) % 4], c = corners[(i + 2) % 4]
+            let a = corner(i), b = corner((i + 1) % 4), c = corner((i + 2) % 4)
             let firstVertical = a.x == b.x, secondVertical = b.x == c.x
             guard firstVertical ? (a.y != b.y && b.y == c.y && !secondVertical) : (a.y == b.y && a.x != b.x && secondVertical) else { return nil }
         }
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        // Least and greatest as `Sequence.min()` and `max()` find them, corner by corner.
+        var (minX, minY, maxX, maxY) = (corner(0).x, corner(0).y, corner(0).x, corner(0).y)
+        for i in 1..<4 {
+            let p = corner(i)
+            if p.x < minX { minX = p.x }
+            if p.y < minY { minY = p.y }
+            if maxX < p.x { maxX = p.x }
+            if maxY < p.y { maxY = p.y }
+        }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }

@@ -16,6 +16,23 @@ public struct PathMeasure {
     public private(set) var length: Double = 0
 
     public init(_ path: Path) {
+        measure(path)
+    }
+
+    /// An empty measure, to measure paths into (`remeasure`).
+    public init() {}
+
+    /// Measures `path` anew, as `PathMeasure(path)` would, keeping the storage of its lists: a
+    /// trim evaluated at every frame then allocates and frees none.
+    public mutating func remeasure(_ path: Path) {
+        segments.removeAll(keepingCapacity: true)
+        contours.removeAll(keepingCapacity: true)
+        length = 0
+        measure(path)
+    }
+
+    /// Adds the segments and contours of `path` to this empty measure.
+    private mutating func measure(_ path: Path) {
         segments.reserveCapacity(path.elements.count)
         var start = Point.zero, last = Point.zero
         var contour = -1

@@ -72,4 +72,31 @@ final class ShapeStorageReuseTests: XCTestCase {
                 + nodes.filter { $0.statistics.evaluated == 1 }.count, name)
         }
     }
+
+    /// A trim measured into a used measure and written over a used path is the reference trim
+    /// (a new measure, a new path), for open and closed shapes, ranges that wrap past the end,
+    /// and empty ones.
+    func testTrimIntoUsedStorageIsTheReferenceTrim() {
+        func shape(_ n: Int, _ scale: Double, closed: Bool) -> RasterPath {
+            let v = (0..<n).map { Vec2(x: cos(Double($0) * 1.3) * scale, y: sin(Double($0) * 0.9) * scale) }
+            let t = (0..<n).map { Vec2(x: Double($0 % 3) * 0.41 * scale, y: -Double($0 % 2) * 1.3) }
+            return ShapeGeometry.path(BezierPath(closed: closed, vertices: v, inTangents: t, outTangents: t.map { Vec2(x: $0.y, y: -$0.x) }))
+        }
+        var measure = PathMeasure(shape(12, 80, closed: true))
+        var used = shape(9, 50, closed: false)
+        var compared = 0
+        for (n, closed) in [(2, false), (3, true), (5, false), (7, true), (1, true)] {
+            let path = shape(n, Double(10 * n), closed: closed)
+            for (s, e) in [(0.0, 0.5), (0.25, 0.75), (0.6, 1.3), (0.9, 1.05), (0.3, 0.3), (-0.2, 0.4), (0.0, 1.0)] {
+                measure.remeasure(path)
+                let reference = PathMeasure(path)
+                XCTAssertEqual(measure.length, reference.length)
+                XCTAssertEqual(measure.contours.map(\.start), reference.contours.map(\.start))
+                PathModifiers.trim(measure, from: s, to: e, into: &used)
+                XCTAssertEqual(used, PathModifiers.trim(reference, from: s, to: e), "\(n) \(closed) \(s)...\(e)")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 35)
+    }
 }
