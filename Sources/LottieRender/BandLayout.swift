@@ -64,6 +64,9 @@ final class BandLayout: @unchecked Sendable {
         /// (all bands), over the recent frames (moving averages).
         var recentEvaluation: [Double] = []
         var evaluation = 0.0
+        /// The cuts before the last move and the band times they were moved on (`recent`
+        /// then): with the times now, two measured points to interpolate the next cut between.
+        var lastMove: (cuts: [Int], seconds: [Double])?
     }
 
     fileprivate let state = Mutex(State())
@@ -139,10 +142,50 @@ final class BandLayout: @unchecked Sendable {
             guard let dearest = whole.max(), dearest > mean * Self.tolerance else { return }
             state.waited += dearest - mean
             guard state.waited > state.moveCost else { return }
-            state.cuts = Self.balanced(cuts: state.cuts, seconds: state.recent)
+            let moved = Self.balanced(cuts: state.cuts, seconds: state.recent, before: state.lastMove)
+            state.lastMove = (state.cuts, state.recent)
+            state.cuts = moved
             state.frames = 0
             state.waited = 0
             state.beforeMove = state.frameSeconds
+        }
+    }
+
+    /// The cuts where `seconds` (one per band of `cuts`) split in equal parts, knowing also
+    /// the times `before` measured with other cuts. A band's time is rarely spread evenly
+    /// over its rows: when the dear rows lie near a cut, moving the cut by the even-spread
+    /// rule overshoots, the next move swings back, and the cuts keep swinging, each move
+    /// rasterizing the crossed shapes anew. So where the two measurements put a cut's
+    /// balance on either side of it (the last move went too far), the cut goes to where the
+    /// straight line through the two measured imbalances crosses zero (the secant step);
+    /// otherwise, or with nothing measured before, it moves by the even-spread rule.
+    static func balanced(cuts: [Int], seconds: [Double], before: (cuts: [Int], seconds: [Double])?) -> [Int] {
+        let even = balanced(cuts: cuts, seconds: seconds)
+        let n = seconds.count
+        guard let before, before.cuts.count == cuts.count, before.seconds.count == n, even.count == n + 1, n > 1,
+              let now = imbalances(seconds), let then = imbalances(before.seconds) else { return even }
+        var next = even
+        for k in 1..<n where before.cuts[k] != cuts[k] && (now[k] > 0) != (then[k] > 0) {
+            // The share of the time above cut k grows as the cut moves down.
+            let slope = (now[k] - then[k]) / Double(cuts[k] - before.cuts[k])
+            guard slope > 0 else { continue }
+            next[k] = Int((Double(cuts[k]) - now[k] / slope).rounded())
+        }
+        for k in 1..<n { next[k] = max(next[k], next[k - 1] + minimumRows) }
+        for k in stride(from: n - 1, through: 1, by: -1) { next[k] = min(next[k], next[k + 1] - minimumRows) }
+        return next
+    }
+
+    /// For each cut k of the bands timed `seconds`, how much more than k / n of the time
+    /// the bands above it took (index 0 unused); nil when the times say nothing.
+    private static func imbalances(_ seconds: [Double]) -> [Double]? {
+        let times = seconds.map { $0.isFinite ? max(0, $0) : 0 }
+        let total = times.reduce(0, +)
+        guard total > 0, total.isFinite else { return nil }
+        var above = 0.0
+        return times.indices.map { k in
+            defer { above += times[k] }
+            return above / total - Double(k) / Double(times.count)
         }
     }
 

@@ -142,4 +142,47 @@ final class BandLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// Rows 600..<640 of 1000 cost 51 times as much as the others: each band's seconds.
+    /// The cost splits in halves at row 617.6.
+    static func narrowSeconds(_ cuts: [Int]) -> [Double] {
+        (0..<cuts.count - 1).map { k in
+            let dear = max(0, min(cuts[k + 1], 640) - max(cuts[k], 600))
+            return Double(cuts[k + 1] - cuts[k] + 50 * dear) * 1e-6
+        }
+    }
+
+    /// Cost packed into a few rows near the cut: the even-spread rule alone swings the cut
+    /// from one side of the balance to the other and back; with the last move's times the
+    /// cut closes in on the balance, each step shorter than the one before.
+    func testCostInAFewRowsConvergesWithoutSwinging() {
+        var cuts = [0, 500, 1000]
+        var even = cuts
+        var before: (cuts: [Int], seconds: [Double])?
+        var steps: [Int] = []
+        for _ in 0..<6 {
+            let next = BandLayout.balanced(cuts: cuts, seconds: Self.narrowSeconds(cuts), before: before)
+            before = (cuts, Self.narrowSeconds(cuts))
+            steps.append(next[1] - cuts[1])
+            cuts = next
+            even = BandLayout.balanced(cuts: even, seconds: Self.narrowSeconds(even))
+        }
+        XCTAssertEqual(Double(cuts[1]), 617.6, accuracy: 2, "\(steps)")
+        for k in 2..<steps.count { XCTAssertLessThanOrEqual(abs(steps[k]), abs(steps[k - 1]), "\(steps)") }
+        XCTAssertGreaterThan(abs(Double(even[1]) - 617.6), 20, "the even-spread rule alone keeps swinging: \(even)")
+        XCTAssertEqual(BandLayout.balanced(cuts: [0, 500, 1000], seconds: [1, 1], before: nil), BandLayout.balanced(cuts: [0, 500, 1000], seconds: [1, 1]))
+
+        // The same through the layout: the cut settles near the balance and stays.
+        let layout = BandLayout()
+        let rect = PixelRect(x0: 0, y0: 0, x1: 100, y1: 1000)
+        var seen: [Int] = []
+        for _ in 0..<200 {
+            let bands = layout.bands(of: rect, count: 2)
+            layout.record(bands, seconds: Self.narrowSeconds([0, bands[1].y0, 1000]))
+            let cut = layout.bands(of: rect, count: 2)[1].y0
+            if cut != seen.last { seen.append(cut) }
+        }
+        XCTAssertEqual(Double(seen.last ?? 0), 617.6, accuracy: 3, "\(seen)")
+        XCTAssertLessThanOrEqual(seen.count, 8, "\(seen)")
+    }
 }
