@@ -32,6 +32,28 @@ public struct RenderBudget: Sendable, Equatable {
     /// target when that gives the same pixels up to overlap (group opacity alone), else skipped,
     /// and the renderer warns once.
     public var maxSurfaceBytes = 256 * 1024 * 1024
+    /// Bytes of shape coverage kept from one frame to the next (`CoverageSlots`, `CoverageCache`),
+    /// per pixel of the frame, within `keptCoverageRange`. The trade: a shape found there is
+    /// painted without being rasterized again, but what is kept stays in the process for as
+    /// long as it plays, and a long play fills any store (a loop of a few seconds shows
+    /// thousands of shapes). The figure follows from the memory a process playing at 1080p
+    /// may take (20 MB peak): its code, model and buffers take about 18.7 MB of it there
+    /// (the frame's own pixels 8 MB of those), which leaves about 1.3 MB; coverage kept costs
+    /// the process about twice its bytes (the heap it leaves in pieces as entries come and
+    /// go), so a quarter of a byte a pixel (0.5 MB at 1080p). A frame's coverage scales with its
+    /// area, so the same figure holds at other sizes. What it costs: a long loop whose shapes
+    /// come back after more than that (a loader's repeated precomps) rasterizes them again
+    /// (-19 % ms a frame on such a file at 1080p); a process with memory to spare may raise it.
+    public var keptCoverageBytesPerPixel = 0.25
+    /// The least and the most bytes of coverage kept, whatever the frame's size.
+    public var keptCoverageRange = (256 << 10)...(16 << 20)
+
+    /// Bytes of shape coverage kept for frames of `width` x `height`.
+    public func keptCoverageBytes(width: Int, height: Int) -> Int {
+        let scaled = Double(max(0, width)) * Double(max(0, height)) * max(0, keptCoverageBytesPerPixel)
+        return min(keptCoverageRange.upperBound, max(keptCoverageRange.lowerBound, scaled.isFinite ? Int(min(scaled, 1e15)) : 0))
+    }
+
     /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the
     /// commands, and an animation drawn at its own size is scaled down to fit.
     public static let maxOutputSide = 4096
