@@ -32,26 +32,36 @@ public struct RenderBudget: Sendable, Equatable {
     /// target when that gives the same pixels up to overlap (group opacity alone), else skipped,
     /// and the renderer warns once.
     public var maxSurfaceBytes = 256 * 1024 * 1024
-    /// Bytes of shape coverage kept from one frame to the next (`CoverageSlots`, `CoverageCache`),
-    /// per pixel of the frame, within `keptCoverageRange`. The trade: a shape found there is
-    /// painted without being rasterized again, but what is kept stays in the process for as
-    /// long as it plays, and a long play fills any store (a loop of a few seconds shows
-    /// thousands of shapes). The figure follows from the memory a process playing at 1080p
-    /// may take (20 MB peak): its code, model and buffers take about 18.7 MB of it there
-    /// (the frame's own pixels 8 MB of those), which leaves about 1.3 MB; coverage kept costs
-    /// the process about twice its bytes (the heap it leaves in pieces as entries come and
-    /// go), so a quarter of a byte a pixel (0.5 MB at 1080p). A frame's coverage scales with its
-    /// area, so the same figure holds at other sizes. What it costs: a long loop whose shapes
-    /// come back after more than that (a loader's repeated precomps) rasterizes them again
-    /// (-19 % ms a frame on such a file at 1080p); a process with memory to spare may raise it.
-    public var keptCoverageBytesPerPixel = 0.25
+    /// The peak memory (RSS) the process drawing the frames should stay within: the coverage
+    /// kept from frame to frame gets what is left of it (`keptCoverageBytes`).
+    public var processMemoryTarget = 20 << 20
     /// The least and the most bytes of coverage kept, whatever the frame's size.
     public var keptCoverageRange = (256 << 10)...(16 << 20)
 
-    /// Bytes of shape coverage kept for frames of `width` x `height`.
+    /// What a process playing an animation takes besides its frame and the coverage it keeps
+    /// (code, runtime, model, buffers of a frame's work, the player): measured, `buoy play`
+    /// at 1080p with no coverage kept peaks at 18.7 MB, 8.3 MB of which are the frame.
+    static let processFixedBytes = 11 << 20
+    /// Bytes a pixel of the frame takes (its surface: one 32-bit pixel).
+    static let frameBytesPerPixel = 4
+    /// What a byte of kept coverage costs the process, measured: about 2.5 bytes (entries
+    /// come and go and leave the heap in pieces; each array has its header).
+    static let keptCoverageCost = 2.5
+
+    /// Bytes of shape coverage kept from one frame to the next (`CoverageSlots`,
+    /// `CoverageCache`) for frames of `width` x `height`: what `processMemoryTarget` leaves
+    /// once the process and the frame are counted, over what a byte kept costs, within
+    /// `keptCoverageRange`. The trade: a shape found there is painted without being
+    /// rasterized again, but what is kept stays in the process for as long as it plays, and a
+    /// long play fills any store (a loop of a few seconds shows thousands of shapes). At 1080p
+    /// that leaves about 0.5 MB (a quarter of a byte a pixel), and a long loop whose shapes
+    /// come back after more than that (a loader's repeated precomps) rasterizes them again
+    /// (about +19 % ms a frame on such a file, drawn frame after frame); at 512x512 it is 3.5 MB.
     public func keptCoverageBytes(width: Int, height: Int) -> Int {
-        let scaled = Double(max(0, width)) * Double(max(0, height)) * max(0, keptCoverageBytesPerPixel)
-        return min(keptCoverageRange.upperBound, max(keptCoverageRange.lowerBound, scaled.isFinite ? Int(min(scaled, 1e15)) : 0))
+        let frame = Double(max(0, width)) * Double(max(0, height)) * Double(Self.frameBytesPerPixel)
+        let left = (Double(processMemoryTarget) - Double(Self.processFixedBytes) - frame) / Self.keptCoverageCost
+        let bytes = left.isFinite ? Int(max(0, min(left, Double(keptCoverageRange.upperBound)))) : 0
+        return min(keptCoverageRange.upperBound, max(keptCoverageRange.lowerBound, bytes))
     }
 
     /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the

@@ -8,15 +8,20 @@ import XCTest
 /// stays within `RenderBudget.keptCoverageBytes` however long it plays, and the frames drawn
 /// within a small budget are those drawn within a large one.
 final class KeptCoverageBudgetTests: XCTestCase {
-    func testTheBudgetScalesWithTheFrameWithinItsRange() {
+    /// What the memory target leaves at a frame size: less for larger frames, within the range.
+    func testTheBudgetIsWhatTheMemoryTargetLeaves() {
         var budget = RenderBudget()
-        XCTAssertEqual(budget.keptCoverageBytes(width: 1920, height: 1080), 1920 * 1080 / 4)
-        XCTAssertEqual(budget.keptCoverageBytes(width: 16, height: 16), budget.keptCoverageRange.lowerBound)
-        XCTAssertEqual(budget.keptCoverageBytes(width: 1 << 20, height: 1 << 20), budget.keptCoverageRange.upperBound)
-        budget.keptCoverageBytesPerPixel = 2
-        XCTAssertEqual(budget.keptCoverageBytes(width: 1000, height: 1000), 2_000_000)
-        budget.keptCoverageBytesPerPixel = .infinity
-        XCTAssertEqual(budget.keptCoverageBytes(width: 1000, height: 1000), budget.keptCoverageRange.upperBound)
+        let hd = budget.keptCoverageBytes(width: 1920, height: 1080)
+        XCTAssertGreaterThan(hd, 300_000)
+        XCTAssertLessThan(hd, 700_000)
+        XCTAssertGreaterThan(budget.keptCoverageBytes(width: 512, height: 512), 3_000_000)
+        XCTAssertEqual(budget.keptCoverageBytes(width: 16, height: 16),
+                       Int(Double((20 << 20) - RenderBudget.processFixedBytes - 16 * 16 * 4) / RenderBudget.keptCoverageCost))
+        XCTAssertEqual(budget.keptCoverageBytes(width: 4096, height: 4096), budget.keptCoverageRange.lowerBound)
+        budget.processMemoryTarget = 1 << 40
+        XCTAssertEqual(budget.keptCoverageBytes(width: 1920, height: 1080), budget.keptCoverageRange.upperBound)
+        budget.processMemoryTarget = 64 << 20
+        XCTAssertGreaterThan(budget.keptCoverageBytes(width: 1920, height: 1080), 16 * hd)
     }
 
     /// A long sequence of consecutive frames (several loops, drawn as a screen draws them, and
