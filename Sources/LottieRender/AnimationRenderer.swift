@@ -160,13 +160,15 @@ public struct AnimationRenderer {
     public var coverageBytesHeld: Int { coverageCache.held.bytes + (renderTree?.allSlots ?? []).reduce(0) { $0 + $1.bytesHeld } }
 
     /// Sets the byte limits of the coverage kept for a frame of `width` x `height` and starts
-    /// a frame of the slots (`CoverageSlots.startFrame`): half for the slots (the frame's
-    /// own shapes, found again next frame), half for the shared cache (shapes shown again
-    /// later, as a loop does).
+    /// a frame of the slots (`CoverageSlots.startFrame`): a quarter for the slots (the
+    /// frame's own shapes, found again next frame), three quarters for the shared cache, which
+    /// serves any paint (a slot's shape found again, a precomp's other instances, a loop):
+    /// half and half measured 5 % more instructions over 8 frames of a masked logo at 1080p,
+    /// this split the same as a 24 MB store.
     private func startKeptCoverage(width: Int, height: Int) {
         let bytes = budget.keptCoverageBytes(width: width, height: height)
-        if coverageCache.byteLimit != bytes / 2 { coverageCache.setByteLimit(bytes / 2) }
-        renderTree?.startFrame(slotBytes: bytes - bytes / 2)
+        if coverageCache.byteLimit != bytes * 3 / 4 { coverageCache.setByteLimit(bytes * 3 / 4) }
+        renderTree?.startFrame(slotBytes: bytes - bytes * 3 / 4)
     }
 
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
