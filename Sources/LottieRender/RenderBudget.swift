@@ -41,9 +41,9 @@ public struct RenderBudget: Sendable, Equatable {
     /// What a process playing an animation takes besides its frame and the coverage it keeps
     /// (code, runtime, model, buffers of a frame's work, the player): measured, `buoy play`
     /// at 1080p with no coverage kept peaks at 18.7 MB, 8.3 MB of which are the frame; with
-    /// 0.6 MB to spare (files differ, and so do runs). A quarter MB more to spare measured 5 %
-    /// more instructions over 8 frames of a masked logo at 1080p for 0.2 MB less at the peak.
-    static let processFixedBytes = 11 << 20
+    /// 0.8 MB to spare (files differ, and so do runs: a quarter MB less to spare peaked at
+    /// 20.2 MB, and saved 5 % of the instructions of 8 frames of a masked logo at 1080p).
+    static let processFixedBytes = (11 << 20) + (256 << 10)
     /// Bytes a pixel of the frame takes (its surface: one 32-bit pixel).
     static let frameBytesPerPixel = 4
     /// What a byte of kept coverage costs the process, measured: about 2.5 bytes (entries
@@ -56,9 +56,9 @@ public struct RenderBudget: Sendable, Equatable {
     /// `keptCoverageRange`. The trade: a shape found there is painted without being
     /// rasterized again, but what is kept stays in the process for as long as it plays, and a
     /// long play fills any store (a loop of a few seconds shows thousands of shapes). At 1080p
-    /// that leaves about 0.45 MB (a fifth of a byte a pixel), and a long loop whose shapes
+    /// that leaves about 0.35 MB (a sixth of a byte a pixel), and a long loop whose shapes
     /// come back after more than that (a loader's repeated precomps) rasterizes them again
-    /// (about +19 % ms a frame on such a file, drawn frame after frame); at 512x512 it is 3.4 MB.
+    /// (about +19 % ms a frame on such a file, drawn frame after frame); at 512x512 it is 3.2 MB.
     public func keptCoverageBytes(width: Int, height: Int) -> Int {
         let frame = Double(max(0, width)) * Double(max(0, height)) * Double(Self.frameBytesPerPixel)
         let left = (Double(processMemoryTarget) - Double(Self.processFixedBytes) - frame) / Self.keptCoverageCost
