@@ -9,10 +9,9 @@ import Posix
 /// painting, so they may change freely.
 ///
 /// Entries are found by content, not by who drew them, so the same cache may serve any
-/// number of layers, precomp instances and repeater copies. It is bounded by `byteLimit`
-/// (which a renderer sets from the frame's size, `RenderBudget.keptCoverageBytes`): past it,
-/// the entries used least recently are dropped. A lock keeps it safe when one renderer draws
-/// on several threads.
+/// number of layers, precomp instances and repeater copies. It is bounded by `byteLimit`:
+/// past it, the entries used least recently are dropped. A lock keeps it safe when one
+/// renderer draws on several threads.
 public final class CoverageCache: @unchecked Sendable {
     enum Kind: Equatable {
         case fill(FillRule)
@@ -52,8 +51,8 @@ public final class CoverageCache: @unchecked Sendable {
         var lastUse: UInt64
     }
 
+    public let byteLimit: Int
     private let lock = AdaptiveLock()
-    private var limit: Int
     private var entries = CoverageTable()
     private var bytes = 0
     private var clock: UInt64 = 0
@@ -62,33 +61,13 @@ public final class CoverageCache: @unchecked Sendable {
     /// A cache that keeps at most `byteLimit` bytes of coverage (16 MiB holds hundreds of
     /// full-screen shapes).
     public init(byteLimit: Int = 16 << 20) {
-        limit = max(0, byteLimit)
-    }
-
-    /// The most bytes of coverage kept.
-    public var byteLimit: Int {
-        lock.lock(); defer { lock.unlock() }
-        return limit
-    }
-
-    /// Keeps at most `bytes` from now on, dropping the entries used least recently if it
-    /// holds more.
-    public func setByteLimit(_ bytes: Int) {
-        lock.lock(); defer { lock.unlock() }
-        limit = max(0, bytes)
-        if self.bytes > limit { evictOldest() }
+        self.byteLimit = max(0, byteLimit)
     }
 
     /// How many paints reused a coverage, and how many had to rasterize.
     public var statistics: (hits: Int, misses: Int) {
         lock.lock(); defer { lock.unlock() }
         return counts
-    }
-
-    /// Bytes of coverage held, and how many entries hold them.
-    public var held: (bytes: Int, entries: Int) {
-        lock.lock(); defer { lock.unlock() }
-        return (bytes, entries.count)
     }
 
     /// The coverage for `key`: kept from before, or made by `make` and kept.
@@ -104,15 +83,15 @@ public final class CoverageCache: @unchecked Sendable {
         lock.unlock()
         let made = make()
         let size = made.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
+        // One shape may not take more than a quarter of the cache.
+        guard size <= byteLimit / 4 else { return made }
         lock.lock()
         defer { lock.unlock() }
-        // One shape may not take more than a quarter of the cache.
-        guard size <= limit / 4 else { return made }
         if let old = entries.updateValue(Entry(coverage: made, size: size, lastUse: clock), forKey: key) {
             bytes -= old.size
         }
         bytes += size
-        if bytes > limit { evictOldest() }
+        if bytes > byteLimit { evictOldest() }
         return made
     }
 
@@ -137,12 +116,9 @@ public final class CoverageCache: @unchecked Sendable {
         return coverage
     }
 
-    /// Drops the least recently used half of the entries, and more until what is left fits
-    /// (a limit lowered a long way).
+    /// Drops the least recently used half of the entries.
     private func evictOldest() {
-        repeat {
-            entries.dropLeastRecent(max(1, entries.count / 2))
-            bytes = entries.items.reduce(0) { $0 + $1.entry.size }
-        } while bytes > limit && entries.count > 0
+        entries.dropLeastRecent(max(1, entries.count / 2))
+        bytes = entries.items.reduce(0) { $0 + $1.entry.size }
     }
 }

@@ -121,9 +121,6 @@ struct BenchJob {
         let reuse = renderer.coverageReuse
         print(String(cFormat: "load_ms=%.2f size=%ldx%ld mode=", loadMs, width, height) + contentMode.rawValue
               + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses)
-              // What the renderer keeps of shapes' coverage between frames, against its budget (`RenderBudget.keptCoverageBytes`).
-              + String(cFormat: " coverage_kept_kb=%ld/%ld", renderer.coverageBytesHeld / 1024,
-                       renderer.keptCoverageBytes(width: width, height: height) / 1024)
               + (damage ? " frames=damage" : " frames=full"))
         let cpuSorted = cpuTimes[warm...].sorted()
         let cpuMedian = cpuSorted[cpuSorted.count / 2]
