@@ -3,10 +3,9 @@ import Raster
 
 /// Lottie's shape modifiers as path-to-path functions.
 enum PathModifiers {
-    /// The part of a path between two fractions of its length; fractions may run past 1 after
-    /// a trim offset, in which case the part wraps around to the path's start.
-    /// `trim(measure, from: s, to: e)` written into `path` (emptied first), whose storage it
-    /// reuses: the same path.
+    /// The part of a path between two fractions of its length, written into `path` (emptied
+    /// first, its storage kept: a trim evaluated at every frame allocates nothing). Fractions
+    /// may run past 1 after a trim offset, in which case the part wraps around to the path's start.
     static func trim(_ measure: PathMeasure, from s: Double, to e: Double, into path: inout RasterPath) {
         path.removeAll(keepingCapacity: true)
         let length = measure.length
@@ -14,24 +13,16 @@ enum PathModifiers {
         let a = s - s.rounded(.down)
         let b = a + (e - s)
         if b <= 1 { return measure.segment(from: a * length, to: b * length, appendingTo: &path) }
+        // Both parts written into one path, sized for both (not a path per part, copied).
         path.reserveCapacity(measure.elementCount(from: a * length, to: length) + measure.elementCount(from: 0, to: (b - 1) * length))
         measure.segment(from: a * length, to: length, appendingTo: &path)
         measure.segment(from: 0, to: (b - 1) * length, appendingTo: &path)
     }
 
-    /// The part of the measured path from `s` to `e` (fractions of its length, wrapping past
-    /// the end): the reference of `trim(_:from:to:into:)`.
+    /// `trim(_:from:to:into:)` into a new path.
     static func trim(_ measure: PathMeasure, from s: Double, to e: Double) -> RasterPath {
-        let length = measure.length
-        guard length > 0 else { return RasterPath() }
-        let a = s - s.rounded(.down)
-        let b = a + (e - s)
-        if b <= 1 { return measure.segment(from: a * length, to: b * length) }
-        // Both parts written into one path, sized for both (not a path per part, copied).
         var path = RasterPath()
-        path.reserveCapacity(measure.elementCount(from: a * length, to: length) + measure.elementCount(from: 0, to: (b - 1) * length))
-        measure.segment(from: a * length, to: length, appendingTo: &path)
-        measure.segment(from: 0, to: (b - 1) * length, appendingTo: &path)
+        trim(measure, from: s, to: e, into: &path)
         return path
     }
 
