@@ -60,9 +60,12 @@ public final class CoverageSlots: @unchecked Sendable {
 
     public let byteLimit: Int
     private let lock = AdaptiveLock()
-    private var slots: [Slot] = []
-    private var bytes = 0
-    private var counts = (hits: 0, misses: 0)
+    // The three stores below are read and written only while `lock` is held, so no two
+    // accesses can overlap: their dynamic exclusivity checks (four a `use`, four a `keep`,
+    // about a third of a `use`'s instructions) are left out.
+    @exclusivity(unchecked) private var slots: [Slot] = []
+    @exclusivity(unchecked) private var bytes = 0
+    @exclusivity(unchecked) private var counts = (hits: 0, misses: 0)
 
     /// A store that keeps at most `byteLimit` bytes of coverage.
     public init(byteLimit: Int = 8 << 20) {
@@ -189,7 +192,7 @@ extension Surface {
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .fill(rule), limit: limit)
-        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
+        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) { _ in
             Self.devicePath(shared, transform: transform) { path.transformed(by: transform) }
         }
     }
@@ -203,8 +206,10 @@ extension Surface {
         guard !shader.isEmpty else { return }
         let limit = drawingLimit(clip, within: reach)
         let key = CoverageCache.Key(path: path, transform: transform, kind: .stroke(style), limit: limit)
-        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) {
-            Self.devicePath(shared, transform: transform) { Self.strokeOutline(path, style: style, transform: transform) }
+        paintThroughSlot(key, slots: slots, slot: slot, cache: cache, shader: shader, opacity: opacity, clip: clip) { scratch in
+            Self.devicePath(shared, transform: transform) {
+                Self.strokeOutline(path, style: style, transform: transform, scratch: &scratch)
+            }
         }
     }
 
@@ -225,9 +230,9 @@ extension Surface {
     }
 
     /// Paints the shape of `key` (`device`: its outline in device space, filled by the key's
-    /// rule, or non-zero for a stroke) through its slot.
+    /// rule, or non-zero for a stroke, made with the surface's stroke buffers) through its slot.
     private mutating func paintThroughSlot(_ key: CoverageCache.Key, slots: CoverageSlots, slot: Int, cache: CoverageCache?, shader: Shader,
-                                           opacity: Double, clip: Clip?, device: () -> Path) {
+                                           opacity: Double, clip: Clip?, device: (inout StrokeScratch) -> Path) {
         var rule = FillRule.nonZero
         if case .fill(let r) = key.kind { rule = r }
         // Only one colour paints the same pixels however a row is cut into runs (a gradient
@@ -242,7 +247,8 @@ extension Surface {
                 made = true
                 // Its pieces are worked out once, here: a shape made each frame (one that
                 // changes and cannot be swept, as a gradient stroke) notes them too.
-                var coverage = self.coverage(of: device(), rule: rule, limit: key.limit)
+                let outline = device(&self.strokeScratch)
+                var coverage = self.coverage(of: outline, rule: rule, limit: key.limit)
                 coverage.workOutFootprint()
                 return coverage
             }
@@ -256,7 +262,8 @@ extension Surface {
                 slots.keep(slot: slot, for: key, found)
                 paintCoverage(found, shader: shader, opacity: opacity, clip: clip)
             } else {
-                paintSwept(device(), rule: rule, limit: key.limit, shader: shader, opacity: opacity, clip: clip)
+                let outline = device(&strokeScratch)
+                paintSwept(outline, rule: rule, limit: key.limit, shader: shader, opacity: opacity, clip: clip)
             }
         }
     }

@@ -39,7 +39,14 @@ public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double, s
 /// `strokeOutline(path, style:, tolerance:)` transformed by `transform`, each point mapped as
 /// it is written (`Path.transformed` would copy the whole outline once more).
 public func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double, transform: Transform) -> Path {
-    var outliner = StrokeOutliner(style: style, tolerance: tolerance, transform: transform)
+    var scratch = StrokeScratch()
+    return strokeOutline(path, style: style, tolerance: tolerance, transform: transform, scratch: &scratch)
+}
+
+/// `strokeOutline(path, style:, tolerance:, transform:)` outlined in the buffers of `scratch`
+/// (the same points: only where they are worked out differs).
+func strokeOutline(_ path: Path, style: StrokeStyle, tolerance: Double, transform: Transform, scratch: inout StrokeScratch) -> Path {
+    var outliner = StrokeOutliner(style: style, tolerance: tolerance, transform: transform, scratch: &scratch)
     outliner.stroke(path)
-    return outliner.output
+    return outliner.finish(keepingIn: &scratch)
 }

@@ -34,7 +34,7 @@ struct StrokeOutliner {
     /// divisions a point each time); the reference's `unitNormal` and lengths, to the bit.
     /// Only the first `closed ? n : n - 1` are the contour's (the array is kept at its most).
     private var segments: [Segment] = []
-    private struct Segment {
+    fileprivate struct Segment {
         var normal: Point
         var length: Double
     }
@@ -54,6 +54,40 @@ struct StrokeOutliner {
         self.style = style
         self.tolerance = max(tolerance, 1e-6)
         self.transform = transform
+    }
+
+    /// A stroker working in the buffers of `scratch` (left empty until `finish(keepingIn:)`).
+    init(style: StrokeStyle, tolerance: Double, transform: Transform?, scratch: inout StrokeScratch) {
+        self.init(style: style, tolerance: tolerance, transform: transform)
+        swap(&points, &scratch.points)
+        swap(&corners, &scratch.corners)
+        swap(&splits, &scratch.splits)
+        swap(&segments, &scratch.segments)
+        swap(&right, &scratch.right)
+        swap(&polygon, &scratch.polygon)
+        swap(&circle, &scratch.circle)
+        // The circle is this stroke's width's; the other buffers are emptied or written over
+        // before they are read.
+        circle.removeAll(keepingCapacity: true)
+    }
+
+    /// The outline, with the buffers handed back to `scratch` unless they grew past
+    /// `StrokeScratch.byteLimit` (a large stroke's are freed: it pays little for them beside
+    /// its geometry, and they would stay held).
+    mutating func finish(keepingIn scratch: inout StrokeScratch) -> Path {
+        let bytes = points.capacity * MemoryLayout<Point>.stride + corners.capacity + splits.capacity * MemoryLayout<Int>.stride
+            + segments.capacity * MemoryLayout<Segment>.stride + (right.capacity + polygon.capacity) * MemoryLayout<Point>.stride
+            + circle.capacity * MemoryLayout<(cos: Double, sin: Double)>.stride
+        if bytes <= StrokeScratch.byteLimit {
+            swap(&points, &scratch.points)
+            swap(&corners, &scratch.corners)
+            swap(&splits, &scratch.splits)
+            swap(&segments, &scratch.segments)
+            swap(&right, &scratch.right)
+            swap(&polygon, &scratch.polygon)
+            swap(&circle, &scratch.circle)
+        }
+        return output
     }
 
     /// Strokes every contour of `path` (as `Flatten.polylines` cuts it) into `output`.
@@ -338,7 +372,7 @@ struct StrokeOutliner {
 
     /// `ReferenceStrokeBuilder.arcPoints`, appended to `polygon`.
     private mutating func appendArc(at c: Point, from start: Double, turning turn: Double) {
-        if circle.isEmpty { circle = Self.circleDirections(radius: halfWidth, tolerance: tolerance) }
+        if circle.isEmpty { Self.circleDirections(radius: halfWidth, tolerance: tolerance, into: &circle) }
         let count = circle.count, step = 2 * Double.pi / Double(count)
         guard start.isFinite, turn.isFinite, abs(turn) > 0 else { return }
         // Index of the first vertex past `start` in the direction of the turn.
@@ -355,7 +389,7 @@ struct StrokeOutliner {
     }
 
     private mutating func addCircle(at c: Point) {
-        if circle.isEmpty { circle = Self.circleDirections(radius: halfWidth, tolerance: tolerance) }
+        if circle.isEmpty { Self.circleDirections(radius: halfWidth, tolerance: tolerance, into: &circle) }
         let r = halfWidth
         polygon.removeAll(keepingCapacity: true)
         for d in circle { polygon.append(Point(c.x + r * d.cos, c.y + r * d.sin)) }
@@ -366,17 +400,23 @@ struct StrokeOutliner {
     /// and sine, each the one before turned by the step (the drift after 256 turns is about
     /// 256 ulps, far below a chord's 1e-6 of tolerance).
     static func circleDirections(radius r: Double, tolerance: Double) -> [(cos: Double, sin: Double)] {
+        var directions: [(cos: Double, sin: Double)] = []
+        circleDirections(radius: r, tolerance: tolerance, into: &directions)
+        return directions
+    }
+
+    /// `circleDirections(radius:tolerance:)` written over `directions`, in its storage.
+    static func circleDirections(radius r: Double, tolerance: Double, into directions: inout [(cos: Double, sin: Double)]) {
         let count = ReferenceStrokeBuilder.circleVertexCount(radius: r, tolerance: tolerance)
         let step = 2 * Double.pi / Double(count)
         let (c, s) = (cos(step), sin(step))
-        var directions: [(cos: Double, sin: Double)] = []
+        directions.removeAll(keepingCapacity: true)
         directions.reserveCapacity(count)
         var d = (cos: 1.0, sin: 0.0)
         for _ in 0..<count {
             directions.append(d)
             d = (d.cos * c - d.sin * s, d.sin * c + d.cos * s)
         }
-        return directions
     }
 
     /// `ReferenceStrokeBuilder.addRoundCorner`.
@@ -466,4 +506,22 @@ struct StrokeOutliner {
             addPolygon(Point(p.x - h, p.y - h), Point(p.x + h, p.y - h), Point(p.x + h, p.y + h), Point(p.x - h, p.y + h))
         }
     }
+}
+
+/// The working buffers of `StrokeOutliner`, kept from one stroke to the next (a surface keeps
+/// one): a small stroke made them anew each time, about five allocations and frees, which
+/// cost some 3 % of a frame of line art at 512 pixels. What they hold between strokes is
+/// never read: each stroke empties or writes over a buffer before reading it.
+struct StrokeScratch {
+    /// Buffers that grew past this many bytes together are not kept (see `finish(keepingIn:)`).
+    static let byteLimit = 1 << 17
+    fileprivate var points: [Point] = []
+    fileprivate var corners: [Bool] = []
+    fileprivate var splits: [Int] = []
+    fileprivate var segments: [StrokeOutliner.Segment] = []
+    fileprivate var right: [Point] = []
+    fileprivate var polygon: [Point] = []
+    fileprivate var circle: [(cos: Double, sin: Double)] = []
+
+    init() {}
 }

@@ -33,6 +33,8 @@ public struct Surface: @unchecked Sendable {
     var rasterStorage = Rasterizer.Storage()
     /// The colour tables of the gradients painted last (`GradientTables`).
     var gradientTables = GradientTables()
+    /// The stroker's buffers, reused from stroke to stroke (`StrokeScratch`).
+    var strokeScratch = StrokeScratch()
     /// Pixels a deferred clear (`clearDeferred`) has yet to set to `clearValue`.
     var pendingClear = DirtyRegion()
     /// For a band view: the pixels, owned by the surface `withBands` was called on (`pixels`
@@ -290,10 +292,16 @@ public struct Surface: @unchecked Sendable {
 
     /// The outline of a stroke, in device space.
     static func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform) -> Path {
+        var scratch = StrokeScratch()
+        return strokeOutline(path, style: style, transform: transform, scratch: &scratch)
+    }
+
+    /// `strokeOutline(_:style:transform:)` outlined in the buffers of `scratch`.
+    static func strokeOutline(_ path: Path, style: StrokeStyle, transform: Transform, scratch: inout StrokeScratch) -> Path {
         let scale = max(transform.scaleFactor, 1e-9)
         var source = path
         if !style.dashes.isEmpty { source = dashed(path, dashes: style.dashes, offset: style.dashOffset) }
-        return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale, transform: transform)
+        return Raster.strokeOutline(source, style: style, tolerance: 0.05 / scale, transform: transform, scratch: &scratch)
     }
 
     /// Where a paint may land: the surface, the clip's rectangle and its mask's rectangle.
