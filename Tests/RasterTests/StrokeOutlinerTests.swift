@@ -87,6 +87,28 @@ final class StrokeOutlinerTests: XCTestCase {
         XCTAssertGreaterThan(compared, 100_000)
     }
 
+    /// Strokes outlined one after another in one `StrokeScratch` (buffers left over from
+    /// strokes of other widths, caps, joins and sizes, now and then a long one) give the
+    /// outline a fresh stroker gives, element for element.
+    func testOutlineInReusedScratchIsTheFreshOutline() {
+        var r = FastPathTests.Random(state: 31)
+        var scratch = StrokeScratch()
+        for trial in 0..<2000 {
+            // Now and then a long path (forty contours), whose buffers grow.
+            let path = trial % 97 == 0 ? (0..<40).reduce(into: Path()) { p, _ in p.append(Self.randomPath(&r, size: 300)) }
+                                       : Self.randomPath(&r, size: 60)
+            let style = Self.randomStyle(&r)
+            let tolerance = [0.01, 0.05, 0.25][trial % 3]
+            let transform = trial % 2 == 0 ? Transform.identity
+                                           : Transform(a: 0.5 + r.unit() * 3, b: r.unit() - 0.5, c: r.unit() - 0.5, d: 0.5 + r.unit() * 3,
+                                                       tx: r.unit() * 100, ty: r.unit() * 100)
+            let reused = strokeOutline(path, style: style, tolerance: tolerance, transform: transform, scratch: &scratch)
+            var fresh = StrokeOutliner(style: style, tolerance: tolerance, transform: transform)
+            fresh.stroke(path)
+            XCTAssertEqual(reused.elements, fresh.output.elements, "trial \(trial) \(style)")
+        }
+    }
+
     func testTransformedOutlineIsTheReferenceTransformed() {
         var r = FastPathTests.Random(state: 9)
         for trial in 0..<500 {
