@@ -21,8 +21,9 @@ extension AnimationRenderer {
         let shares = bandLayout.evaluationShares(count: bands.count)
         // The shapes the frame draws are evaluated once, shared out among the threads,
         // before they draw their bands from them: a band expected to draw longer evaluates
-        // less and draws sooner (`BandLayout.evaluationShares`).
-        let plan = FramePlan(renderer: self, frame: frame)
+        // less and draws sooner (`BandLayout.evaluationShares`); one that evaluates nothing
+        // does not wait for the plan to be made (`SharedFramePlan`).
+        let plan = SharedFramePlan()
         let cursor = FramePlan.Cursor()
         seconds.withUnsafeMutableBufferPointer { seconds in
         evaluating.withUnsafeMutableBufferPointer { evaluating in
@@ -31,8 +32,15 @@ extension AnimationRenderer {
                 bandWorkers.run(count: parts.count, threads: threads) { j in
                     let i = indices[j]
                     let share = i < shares.count ? shares[i] : (seconds: nil, fromBack: true)
-                    shared.evaluating[i] = shared.plan.evaluate(taking: shared.cursor, budget: budget,
-                                                                fromBack: share.fromBack, seconds: share.seconds)
+                    if share.seconds.map({ $0 > 0 }) ?? true {
+                        // What the thread spends before it draws: making the plan or waiting for it too.
+                        let begun = BandWorkers.now()
+                        if let plan = shared.plan.plan(make: { FramePlan(renderer: self, frame: frame) }) {
+                            let left = share.seconds.map { max(0, $0 - Double(BandWorkers.now() &- begun) * 1e-9) }
+                            plan.evaluate(taking: shared.cursor, budget: budget, fromBack: share.fromBack, seconds: left)
+                        }
+                        shared.evaluating[i] = Double(BandWorkers.now() &- begun) * 1e-9
+                    }
                     let start = BandLayout.threadSeconds()
                     drawCleared(frame: frame, into: &shared.parts[j], matrix: matrix, background: background,
                                 covered: covered, whole: whole, band: (i, bands.count), budgetRows: bands[i].height)
@@ -56,6 +64,6 @@ private struct BandWork: @unchecked Sendable {
     let parts: UnsafeMutableBufferPointer<Surface>
     let seconds: UnsafeMutableBufferPointer<Double>
     let evaluating: UnsafeMutableBufferPointer<Double>
-    let plan: FramePlan
+    let plan: SharedFramePlan
     let cursor: FramePlan.Cursor
 }

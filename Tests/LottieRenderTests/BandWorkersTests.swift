@@ -57,3 +57,26 @@ final class BandWorkersTests: XCTestCase {
         XCTAssertEqual(tally.total.load(ordering: .relaxed), 2 * 500 * 3)
     }
 }
+
+extension BandWorkersTests {
+    /// A job whose first task takes far longer than the others: the workers that finished
+    /// spin while it runs (or sleep, past their longest spin) and still take every task of
+    /// the next job exactly once.
+    func testUnevenTasksRunOnceWhetherTheIdleWorkersSpinOrSleep() {
+        for spin: UInt64 in [20_000, 1_000] {
+            let workers = BandWorkers(spinNanoseconds: spin)
+            for job in 0..<200 {
+                let count = 2 + job % 3
+                var runs = [Int](repeating: 0, count: count)
+                runs.withUnsafeMutableBufferPointer { runs in
+                    let slots = runs
+                    workers.run(count: count, threads: 3) { i in
+                        if i == 0 { usleep(job % 2 == 0 ? 100 : 2_000) }
+                        slots[i] += 1
+                    }
+                }
+                XCTAssertEqual(runs, [Int](repeating: 1, count: count), "spin \(spin), job \(job)")
+            }
+        }
+    }
+}
