@@ -357,9 +357,9 @@ public struct Surface: @unchecked Sendable {
                         // `blendRow` writes its coverage only to scale it by a clip mask:
                         // without one, the coverage's own bytes are read in place, not copied.
                         let (x, y) = (Int(run.x), Int(run.y))
-                        Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
-                                      alpha: UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)),
-                                      colors: colors.baseAddress!, shader: shader, opacity: o, clip: nil)
+                        Self.blendShadedRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
+                                            alpha: UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)),
+                                            colors: colors.baseAddress!, shader: shader, opacity: o)
                     }
                 }
             }
@@ -387,8 +387,8 @@ public struct Surface: @unchecked Sendable {
                                 let clipRow = clip.baseAddress! + ((y &- my) &* mw &+ (x &- mx))
                                 let source = run.offset >= 0 ? bytes.baseAddress! + Int(run.offset) : nil
                                 Self.multiply(source, constant: run.value, by: clipRow, into: alpha.baseAddress!, count: count)
-                                Self.blendRow(px.baseAddress! + ((y &- oy) &* w &+ (x &- ox)), y: y, x: x, count: count,
-                                              alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o, clip: nil)
+                                Self.blendShadedRow(px.baseAddress! + ((y &- oy) &* w &+ (x &- ox)), y: y, x: x, count: count,
+                                                    alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o)
                             }
                         }
                     }
@@ -448,6 +448,24 @@ public struct Surface: @unchecked Sendable {
         // Coverage times opacity, as (a·o + 127) / 255, scales each colour (for o = 255 that
         // is the coverage itself).
         SpanKernels.paint(row, colors, coverage: alpha, opacity: o, count: count)
+    }
+
+    /// `blendRow` with no clip mask, for the run loops of painting: a short run of a
+    /// gradient's colours (premultiplied) blends them in lanes in one go
+    /// (`SpanKernels.blendShortPremultipliedColors`, the same pixels); `blendRow` itself stays
+    /// the per-pixel path of `referenceFill`.
+    @inline(__always)
+    static func blendShadedRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
+                               alpha: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>,
+                               shader: Shader, opacity o: UInt32) {
+        #if !DEBUG
+        // Lanes in release builds only (see `SpanKernels.paint`).
+        if count < 8, shader.shadesPremultiplied {
+            shader.shade(y: y, x0: x, count: count, into: colors)
+            return SpanKernels.blendShortPremultipliedColors(row, colors, coverage: alpha, opacity: o, count: count)
+        }
+        #endif
+        blendRow(row, y: y, x: x, count: count, alpha: alpha, colors: colors, shader: shader, opacity: o, clip: nil)
     }
 
     /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the
