@@ -320,6 +320,11 @@ extension Surface {
                             let x = x0 + start
                             left = min(left, x); right = max(right, x + count); top = min(top, y); bottom = max(bottom, y + 1)
                             if let footprint, let noted { footprint.note(y: y, x: x, count: count, in: noted) }
+                            if clipMask == nil {
+                                // A short run of a gradient in lanes (`blendShadedRow`).
+                                return Self.blendShadedRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start,
+                                                           colors: shades, shader: shader, opacity: o)
+                            }
                             Self.blendRow(pixels + (y - oy) * w + (x - ox), y: y, x: x, count: count, alpha: alpha + start, colors: shades,
                                           shader: shader, opacity: o, clip: Self.clipRow(clipMask, y: y, x: x))
                         })

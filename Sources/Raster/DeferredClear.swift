@@ -69,8 +69,8 @@ extension Surface {
                         continue
                     }
                     // No clip: `blendRow` only reads the coverage, in place.
-                    Self.blendRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
-                                  colors: c, shader: shader, opacity: o, clip: nil)
+                    Self.blendShadedRow(row + x, y: y, x: x, count: count, alpha: UnsafeMutablePointer(mutating: bytes + Int(run.offset)),
+                                        colors: c, shader: shader, opacity: o)
                 }
             })
         }

@@ -101,6 +101,15 @@ struct Shader {
         return nil
     }
 
+    /// Whether every colour `shade` gives is premultiplied (no channel above its alpha), as a
+    /// gradient's table is (`Color.premultiplied`); an image's pixels are taken as they come.
+    var shadesPremultiplied: Bool {
+        switch kind {
+        case .linear, .radial: return true
+        default: return false
+        }
+    }
+
     var isEmpty: Bool {
         if case .none = kind { return true }
         return false

@@ -71,3 +71,67 @@ extension SpanKernels {
         return unsafeBitCast(SIMD16<UInt8>(v[0], 0, 0, 0, v[1], 0, 0, 0, v[2], 0, 0, 0, v[3], 0, 0, 0), to: Quad.self)
     }
 }
+
+/// A short run (one to seven pixels: the edge of a gradient's shape on one row) of colours
+/// that are all premultiplied (a gradient's table), through coverage bytes at an opacity,
+/// blended in lanes in one go, as `blendShortPremultiplied` blends one colour: each pixel
+/// becomes `s + scale(pixel, 255 − s alpha)` with s the colour scaled by the coverage times
+/// the opacity (`mul255`). `blendReference` takes the same values with its shortcuts (a
+/// transparent colour, no weight, full alpha), which this arithmetic gives by itself for
+/// premultiplied colours (see `blendPremultipliedShades`); pixel by pixel, such a run cost
+/// some seventy instructions a pixel and a missed loop end on most runs
+/// (`ShortShadedLaneTests` compares the two).
+extension SpanKernels {
+    /// Not inlined, as `blendShortPremultiplied`: one call per run from the paint loops.
+    @inline(never)
+    static func blendShortPremultipliedColors(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>,
+                                              coverage: UnsafePointer<UInt8>, opacity o: UInt32, count: Int) {
+        let raw = UnsafeMutableRawPointer(dst), colors = UnsafeRawPointer(src), bytes = UnsafeRawPointer(coverage)
+        if count < 2 {
+            guard count == 1 else { return }
+            let m = UInt32(coverage.pointee)
+            let s = PixelMath.scale(src.pointee, o == 255 ? m : (o &* m &+ 127) / 255)
+            dst.pointee = s &+ PixelMath.scale(dst.pointee, 255 &- s >> 24)
+            return
+        }
+        if count < 4 {
+            // Pixels 0, 1 and count − 2, count − 1.
+            let tail = (count &- 2) &* 4
+            let d = unsafeBitCast(SIMD2<UInt64>(raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: tail, as: UInt64.self)),
+                                  to: Quad.self)
+            let s = unsafeBitCast(SIMD2<UInt64>(colors.loadUnaligned(as: UInt64.self), colors.loadUnaligned(fromByteOffset: tail, as: UInt64.self)),
+                                  to: Quad.self)
+            var a = widen(UInt32(bytes.loadUnaligned(as: UInt16.self)) | UInt32(bytes.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)) << 16)
+            if o != 255 { a = mul255(Quad(repeating: o), a) }
+            let out = unsafeBitCast(overPremultiplied(scale(s, a), d), to: SIMD2<UInt64>.self)
+            raw.storeBytes(of: out[1], toByteOffset: tail, as: UInt64.self)
+            raw.storeBytes(of: out[0], as: UInt64.self)
+            return
+        }
+        // Pixels 0...3 and count − 4...count − 1.
+        let tail = (count &- 4) &* 4
+        let d = Lanes(lowHalf: raw.loadUnaligned(as: Quad.self), highHalf: raw.loadUnaligned(fromByteOffset: tail, as: Quad.self))
+        let s = Lanes(lowHalf: colors.loadUnaligned(as: Quad.self), highHalf: colors.loadUnaligned(fromByteOffset: tail, as: Quad.self))
+        var a = widen(UInt64(bytes.loadUnaligned(as: UInt32.self)) | UInt64(bytes.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) << 32)
+        if o != 255 { a = mul255(Lanes(repeating: o), a) }
+        let out = overPremultiplied(scale(s, a), d)
+        raw.storeBytes(of: out.highHalf, toByteOffset: tail, as: Quad.self)
+        raw.storeBytes(of: out.lowHalf, as: Quad.self)
+    }
+
+    /// A premultiplied colour in each lane (already scaled) over each lane's pixel, with no branch.
+    @inline(__always) static func overPremultiplied(_ s: Lanes, _ d: Lanes) -> Lanes {
+        s &+ scale(d, Lanes(repeating: 255) &- (s &>> 24))
+    }
+
+    /// `overPremultiplied` in four lanes.
+    @inline(__always) static func overPremultiplied(_ s: Quad, _ d: Quad) -> Quad {
+        s &+ scale(d, Quad(repeating: 255) &- (s &>> 24))
+    }
+
+    /// `mul255` in four lanes (16-bit products, as `multiplyHalves`).
+    @inline(__always) static func mul255(_ x: Quad, _ y: Quad) -> Quad {
+        let v = unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt16>.self) &* unsafeBitCast(y, to: SIMD8<UInt16>.self), to: Quad.self) &+ 128
+        return (v &+ (v &>> 8)) &>> 8
+    }
+}

@@ -48,6 +48,10 @@ struct SolidRunPainter {
     func varying(_ row: UnsafeMutablePointer<UInt32>, coverage: UnsafePointer<UInt8>, count: Int) {
         // Most runs of coverage bytes are a stroke's or a shape's edge: one to three pixels.
         if premultiplied {
+            // One pixel (the commonest edge run) with no loop and no branch on its byte; a paint
+            // of few runs has no shade table and took the reference's loop, whose end and whose
+            // tests of 0 and 255 cost more than the pixel.
+            if count == 1 { return SpanKernels.blendPremultipliedPixel(row, color: color, shades: shades, coverage: coverage.pointee) }
             #if !DEBUG
             // Two to seven pixels in one go (`blendShortPremultiplied`), in release builds only
             // (lanes: see `SpanKernels.paint`); the debug build takes the reference.

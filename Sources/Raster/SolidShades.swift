@@ -81,4 +81,14 @@ extension SpanKernels {
             dst[i] = s &+ PixelMath.scale(dst[i], 255 &- s >> 24)
         }
     }
+
+    /// `blendPremultipliedShades` for a single pixel of coverage `a`, its shade taken from
+    /// `shades` or, with no table, `PixelMath.scale(color, a)` (the table's value to the bit).
+    @inline(__always)
+    static func blendPremultipliedPixel(_ dst: UnsafeMutablePointer<UInt32>, color: UInt32, shades: UnsafePointer<UInt32>?,
+                                        coverage a: UInt8) {
+        // The shade from the table when there is one, else worked out: the same value.
+        let s = shades?[Int(a)] ?? PixelMath.scale(color, UInt32(a))
+        dst.pointee = s &+ PixelMath.scale(dst.pointee, 255 &- s >> 24)
+    }
 }

@@ -350,33 +350,54 @@ public struct Surface: @unchecked Sendable {
             return
         }
         if clipMask == nil, pendingClear.count > 0 { return paintShadedRunsOverPendingClear(coverage, shader: shader, opacity: o) }
+        if let clipMask { return paintShadedRuns(coverage, shader: shader, opacity: o, clip: clipMask) }
+        var colors = [UInt32](repeating: 0, count: coverage.longestRun)
+        withPixels { px in
+            coverage.bytes.withUnsafeBufferPointer { bytes in
+                colors.withUnsafeMutableBufferPointer { colors in
+                    for run in coverage.runs {
+                        let count = Int(run.count)
+                        if run.offset < 0 {
+                            Self.paintConstantRun(px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox), y: Int(run.y), x: Int(run.x),
+                                                  count: count, value: run.value, colors: colors.baseAddress!, shader: shader, opacity: o)
+                            continue
+                        }
+                        // `blendRow` writes its coverage only to scale it by a clip mask:
+                        // without one, the coverage's own bytes are read in place, not copied.
+                        let (x, y) = (Int(run.x), Int(run.y))
+                        Self.blendShadedRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
+                                            alpha: UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset)),
+                                            colors: colors.baseAddress!, shader: shader, opacity: o)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A gradient or image through runs of coverage and a clip mask: each run's coverage
+    /// times the mask's, eight pixels at a time (`multiply`, the rounding `blendRow` uses on
+    /// a clip, as the one-colour `paintRuns(_:color:clip:)` does), then `blendRow` with no
+    /// clip. The same pixels as `blendRow` with the clip, which multiplies pixel by pixel
+    /// (`ClippedShadedRunTests`).
+    private mutating func paintShadedRuns(_ coverage: Coverage, shader: Shader, opacity o: UInt32, clip mask: Mask) {
+        let (w, ox, oy) = (width, originX, originY)
+        let (mx, my, mw) = (mask.originX, mask.originY, mask.width)
         var alpha = [UInt8](repeating: 0, count: coverage.longestRun)
         var colors = [UInt32](repeating: 0, count: coverage.longestRun)
         withPixels { px in
             coverage.bytes.withUnsafeBufferPointer { bytes in
-                alpha.withUnsafeMutableBufferPointer { alpha in
-                    colors.withUnsafeMutableBufferPointer { colors in
-                        for run in coverage.runs {
-                            let count = Int(run.count)
-                            if run.offset < 0, clipMask == nil {
-                                Self.paintConstantRun(px.baseAddress! + (Int(run.y) - oy) * w + (Int(run.x) - ox), y: Int(run.y), x: Int(run.x),
-                                                      count: count, value: run.value, colors: colors.baseAddress!, shader: shader, opacity: o)
-                                continue
+                mask.values.withUnsafeBufferPointer { clip in
+                    alpha.withUnsafeMutableBufferPointer { alpha in
+                        colors.withUnsafeMutableBufferPointer { colors in
+                            for run in coverage.runs {
+                                // Runs lie within the surface and the mask (the paint's limit).
+                                let (x, y, count) = (Int(run.x), Int(run.y), Int(run.count))
+                                let clipRow = clip.baseAddress! + ((y &- my) &* mw &+ (x &- mx))
+                                let source = run.offset >= 0 ? bytes.baseAddress! + Int(run.offset) : nil
+                                Self.multiply(source, constant: run.value, by: clipRow, into: alpha.baseAddress!, count: count)
+                                Self.blendShadedRow(px.baseAddress! + ((y &- oy) &* w &+ (x &- ox)), y: y, x: x, count: count,
+                                                    alpha: alpha.baseAddress!, colors: colors.baseAddress!, shader: shader, opacity: o)
                             }
-                            // `blendRow` writes its coverage only to scale it by a clip mask:
-                            // without one, the coverage's own bytes are read in place, not copied.
-                            var runAlpha = alpha.baseAddress!
-                            if run.offset < 0 {
-                                runAlpha.update(repeating: run.value, count: count)
-                            } else if clipMask == nil {
-                                runAlpha = UnsafeMutablePointer(mutating: bytes.baseAddress! + Int(run.offset))
-                            } else {
-                                runAlpha.update(from: bytes.baseAddress! + Int(run.offset), count: count)
-                            }
-                            let (x, y) = (Int(run.x), Int(run.y))
-                            Self.blendRow(px.baseAddress! + (y - oy) * w + (x - ox), y: y, x: x, count: count,
-                                          alpha: runAlpha, colors: colors.baseAddress!, shader: shader, opacity: o,
-                                          clip: clipMask.map { ($0.values, (y - $0.originY) * $0.width + (x - $0.originX)) })
                         }
                     }
                 }
@@ -392,14 +413,16 @@ public struct Surface: @unchecked Sendable {
               withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SolidShades.count) { table in
                 // The edge pixels of many short runs take their shade from a table (`SolidShades`).
                 let painter = SolidRunPainter(color: color, shades: SolidShades.table(table.baseAddress!, color: color, runs: runs.count))
+                let pixels = px.baseAddress!, last = runs.count &- 1
                 for k in 0..<runs.count {
                     let run = runs[k]
                     // Runs lie within the surface (rasterized within its bounds): no overflow.
-                    let row = px.baseAddress! + ((Int(run.y) &- oy) &* w &+ (Int(run.x) &- ox))
-                    if k &+ PixelStores.prefetchDistance < runs.count {
-                        let ahead = runs[k &+ PixelStores.prefetchDistance]
-                        PixelStores.prefetch(px.baseAddress! + ((Int(ahead.y) &- oy) &* w &+ (Int(ahead.x) &- ox)))
-                    }
+                    let row = pixels + ((Int(run.y) &- oy) &* w &+ (Int(run.x) &- ox))
+                    // The run some way ahead, or the last one near the end (prefetched again,
+                    // harmlessly): a test of the distance left was a branch missed at the end
+                    // of most paints' runs.
+                    let ahead = runs[min(k &+ PixelStores.prefetchDistance, last)]
+                    PixelStores.prefetch(pixels + ((Int(ahead.y) &- oy) &* w &+ (Int(ahead.x) &- ox)))
                     if run.offset >= 0 {
                         painter.varying(row, coverage: bytes.baseAddress! + Int(run.offset), count: Int(run.count))
                     } else {
@@ -433,6 +456,24 @@ public struct Surface: @unchecked Sendable {
         // Coverage times opacity, as (a·o + 127) / 255, scales each colour (for o = 255 that
         // is the coverage itself).
         SpanKernels.paint(row, colors, coverage: alpha, opacity: o, count: count)
+    }
+
+    /// `blendRow` with no clip mask, for the run loops of painting: a short run of a
+    /// gradient's colours (premultiplied) blends them in lanes in one go
+    /// (`SpanKernels.blendShortPremultipliedColors`, the same pixels); `blendRow` itself stays
+    /// the per-pixel path of `referenceFill`.
+    @inline(__always)
+    static func blendShadedRow(_ row: UnsafeMutablePointer<UInt32>, y: Int, x: Int, count: Int,
+                               alpha: UnsafeMutablePointer<UInt8>, colors: UnsafeMutablePointer<UInt32>,
+                               shader: Shader, opacity o: UInt32) {
+        #if !DEBUG
+        // Lanes in release builds only (see `SpanKernels.paint`).
+        if count < 8, shader.shadesPremultiplied {
+            shader.shade(y: y, x0: x, count: count, into: colors)
+            return SpanKernels.blendShortPremultipliedColors(row, colors, coverage: alpha, opacity: o, count: count)
+        }
+        #endif
+        blendRow(row, y: y, x: x, count: count, alpha: alpha, colors: colors, shader: shader, opacity: o, clip: nil)
     }
 
     /// The same fill as `fill` with no cache, swept and painted pixel by pixel: the

@@ -92,6 +92,34 @@ final class SolidRunPainterTests: XCTestCase {
         }
     }
 
+    /// A single pixel (`blendPremultipliedPixel`, with and without the shade table) at every
+    /// coverage byte, over random backdrops, against the reference.
+    func testSinglePixelRunsAreTheReferenceAtEveryCoverage() {
+        var r = Random(state: 1009)
+        var table = [UInt32](repeating: 0, count: SolidShades.count)
+        for round in 0..<40 {
+            var color = Self.premultiplied(KernelSamples.randomPixel(&r))
+            if round % 3 == 0 { color |= 0xff00_0000 }
+            if round == 1 { color = 0 }
+            for a in 0...255 {
+                let coverage = [UInt8(a)], dst = [KernelSamples.randomPixel(&r)]
+                var reference = dst
+                reference.withUnsafeMutableBufferPointer { d in
+                    SpanKernels.blendSolidReference(d.baseAddress!, color: color, coverage: coverage, count: 1)
+                }
+                for withShades in [false, true] {
+                    var fast = dst
+                    table.withUnsafeMutableBufferPointer { t in
+                        SolidShades.fill(t.baseAddress!, color: color)
+                        let painter = SolidRunPainter(color: color, shades: withShades ? UnsafePointer(t.baseAddress!) : nil)
+                        fast.withUnsafeMutableBufferPointer { painter.varying($0.baseAddress!, coverage: coverage, count: 1) }
+                    }
+                    XCTAssertEqual(fast, reference, "colour \(String(color, radix: 16)), coverage \(a), shades \(withShades)")
+                }
+            }
+        }
+    }
+
     /// `p` with every channel cut to its alpha.
     static func premultiplied(_ p: UInt32) -> UInt32 {
         let a = p >> 24
