@@ -9,9 +9,10 @@ import Posix
 /// painting, so they may change freely.
 ///
 /// Entries are found by content, not by who drew them, so the same cache may serve any
-/// number of layers, precomp instances and repeater copies. It is bounded by `byteLimit`:
-/// past it, the entries used least recently are dropped. A lock keeps it safe when one
-/// renderer draws on several threads.
+/// number of layers, precomp instances and repeater copies. It is bounded by `byteLimit`
+/// (which a renderer sets from the frame's size, `RenderBudget.keptCoverageBytes`): past it,
+/// the entries used least recently are dropped. A lock keeps it safe when one renderer draws
+/// on several threads.
 public final class CoverageCache: @unchecked Sendable {
     enum Kind: Equatable {
         case fill(FillRule)
@@ -45,14 +46,16 @@ public final class CoverageCache: @unchecked Sendable {
     }
 
     struct Entry {
-        let coverage: Coverage
-        /// What the entry holds, in bytes: the coverage and the key's path.
+        /// Packed: most entries wait for a loop to come round again, and a hit unpacks it
+        /// for a fraction of what rasterizing the shape again costs.
+        let coverage: PackedCoverage
+        /// What the entry holds, in bytes: the packed coverage and the key's path.
         let size: Int
         var lastUse: UInt64
     }
 
-    public let byteLimit: Int
     private let lock = AdaptiveLock()
+    private var limit: Int
     private var entries = CoverageTable()
     private var bytes = 0
     private var clock: UInt64 = 0
@@ -61,7 +64,21 @@ public final class CoverageCache: @unchecked Sendable {
     /// A cache that keeps at most `byteLimit` bytes of coverage (16 MiB holds hundreds of
     /// full-screen shapes).
     public init(byteLimit: Int = 16 << 20) {
-        self.byteLimit = max(0, byteLimit)
+        limit = max(0, byteLimit)
+    }
+
+    /// The most bytes of coverage kept.
+    public var byteLimit: Int {
+        lock.lock(); defer { lock.unlock() }
+        return limit
+    }
+
+    /// Keeps at most `bytes` from now on, dropping the entries used least recently if it
+    /// holds more.
+    public func setByteLimit(_ bytes: Int) {
+        lock.lock(); defer { lock.unlock() }
+        limit = max(0, bytes)
+        if self.bytes > limit { evictOldest() }
     }
 
     /// How many paints reused a coverage, and how many had to rasterize.
@@ -70,55 +87,74 @@ public final class CoverageCache: @unchecked Sendable {
         return counts
     }
 
-    /// The coverage for `key`: kept from before, or made by `make` and kept.
+    /// What the cache holds now.
+    public var held: KeptCoverage {
+        lock.lock(); defer { lock.unlock() }
+        return entries.items.reduce(into: KeptCoverage()) { $0.add($1.entry.coverage, path: $1.key.path, size: $1.entry.size) }
+    }
+
+    /// The coverage for `key`: kept from before, or made by `make` and kept (packed).
     func coverage(for key: Key, make: () -> Coverage) -> Coverage {
         lock.lock()
         clock += 1
         if let entry = entries.touch(key, at: clock) {
             counts.hits += 1
-            defer { lock.unlock() }
-            return withFootprint(entry, for: key)
+            lock.unlock()
+            return found(entry, for: key)
         }
         counts.misses += 1
         lock.unlock()
         let made = make()
-        let size = made.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
-        // One shape may not take more than a quarter of the cache.
-        guard size <= byteLimit / 4 else { return made }
+        // Packed only if it may be kept: one shape may not take more than a quarter of the
+        // cache, and it takes at least a byte a run.
+        guard made.runs.count <= byteLimit / 4 else { return made }
+        let packed = PackedCoverage(made)
+        let size = packed.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
         lock.lock()
         defer { lock.unlock() }
-        if let old = entries.updateValue(Entry(coverage: made, size: size, lastUse: clock), forKey: key) {
+        guard size <= limit / 4 else { return made }
+        if let old = entries.updateValue(Entry(coverage: packed, size: size, lastUse: clock), forKey: key) {
             bytes -= old.size
         }
         bytes += size
-        if bytes > byteLimit { evictOldest() }
+        if bytes > limit { evictOldest() }
         return made
     }
 
     /// The coverage kept for `key`, if any, counted as a hit; nothing is made or counted on a miss.
     func existing(for key: Key) -> Coverage? {
         lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries.touch(key, at: clock + 1) else { return nil }
+        guard let entry = entries.touch(key, at: clock + 1) else {
+            lock.unlock()
+            return nil
+        }
         clock += 1
         counts.hits += 1
-        return withFootprint(entry, for: key)
+        lock.unlock()
+        return found(entry, for: key)
     }
 
-    /// The coverage of `entry`, found again, with its pieces (`Coverage.footprint`): worked
-    /// out now, once, and kept, so that a shape made and never painted again does not pay
-    /// for them. The lock is held.
-    private func withFootprint(_ entry: Entry, for key: Key) -> Coverage {
-        guard !entry.coverage.footprintKnown else { return entry.coverage }
-        var coverage = entry.coverage
+    /// The coverage of `entry`, found again and unpacked (out of the lock: unpacking a large
+    /// shape takes a while), with its pieces (`Coverage.footprint`): worked out now, once,
+    /// and kept, so that a shape made and never painted again does not pay for them.
+    private func found(_ entry: Entry, for key: Key) -> Coverage {
+        var coverage = entry.coverage.unpacked
+        guard !coverage.footprintKnown else { return coverage }
         coverage.workOutFootprint()
-        _ = entries.updateValue(Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse), forKey: key)
+        var packed = entry.coverage
+        packed.keepFootprint(of: coverage)
+        lock.lock()
+        defer { lock.unlock() }
+        entries.replaceCoverage(of: key, with: packed)
         return coverage
     }
 
-    /// Drops the least recently used half of the entries.
+    /// Drops the least recently used half of the entries, and more until what is left fits
+    /// (a limit lowered a long way).
     private func evictOldest() {
-        entries.dropLeastRecent(max(1, entries.count / 2))
-        bytes = entries.items.reduce(0) { $0 + $1.entry.size }
+        repeat {
+            entries.dropLeastRecent(max(1, entries.count / 2))
+            bytes = entries.items.reduce(0) { $0 + $1.entry.size }
+        } while bytes > limit && entries.count > 0
     }
 }

@@ -41,6 +41,16 @@ struct CoverageTable {
         return items[index].entry
     }
 
+    /// Replaces the coverage of the entry of `key`, if there is one, leaving its size and use.
+    mutating func replaceCoverage(of key: CoverageCache.Key, with coverage: PackedCoverage) {
+        guard !slots.isEmpty else { return }
+        let found = slot(of: key, hash: key.hashValue)
+        guard found.found else { return }
+        let index = Int(slots[found.slot])
+        let entry = items[index].entry
+        items[index].entry = CoverageCache.Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse)
+    }
+
     /// Keeps `entry` for `key`; returns the entry it replaces, if any.
     mutating func updateValue(_ entry: CoverageCache.Entry, forKey key: CoverageCache.Key) -> CoverageCache.Entry? {
         let hash = key.hashValue
