@@ -46,12 +46,26 @@ public final class CoverageCache: @unchecked Sendable {
     }
 
     struct Entry {
-        /// Packed: most entries wait for a loop to come round again, and a hit unpacks it
-        /// for a fraction of what rasterizing the shape again costs.
-        let coverage: PackedCoverage
-        /// What the entry holds, in bytes: the packed coverage and the key's path.
-        let size: Int
+        /// Kept as made until the cache is full, then packed: most entries wait for a loop to
+        /// come round again, and a hit unpacks it for a fraction of what rasterizing the shape
+        /// again costs (a cache that never fills pays nothing for packing).
+        var coverage: Kept
+        /// What the entry holds, in bytes: the coverage (as kept) and the key's path.
+        var size: Int
         var lastUse: UInt64
+    }
+
+    /// A coverage as made, or packed.
+    enum Kept {
+        case made(Coverage)
+        case packed(PackedCoverage)
+
+        var memorySize: Int {
+            switch self {
+            case .made(let coverage): return coverage.memorySize
+            case .packed(let packed): return packed.memorySize
+            }
+        }
     }
 
     private let lock = AdaptiveLock()
@@ -78,7 +92,7 @@ public final class CoverageCache: @unchecked Sendable {
     public func setByteLimit(_ bytes: Int) {
         lock.lock(); defer { lock.unlock() }
         limit = max(0, bytes)
-        if self.bytes > limit { evictOldest() }
+        if self.bytes > limit { makeRoom() }
     }
 
     /// How many paints reused a coverage, and how many had to rasterize.
@@ -90,7 +104,12 @@ public final class CoverageCache: @unchecked Sendable {
     /// What the cache holds now.
     public var held: KeptCoverage {
         lock.lock(); defer { lock.unlock() }
-        return entries.items.reduce(into: KeptCoverage()) { $0.add($1.entry.coverage, path: $1.key.path, size: $1.entry.size) }
+        return entries.items.reduce(into: KeptCoverage()) { held, item in
+            switch item.entry.coverage {
+            case .made(let coverage): held.add(coverage, path: item.key.path, size: item.entry.size)
+            case .packed(let packed): held.add(packed, path: item.key.path, size: item.entry.size)
+            }
+        }
     }
 
     /// The coverage for `key`: kept from before, or made by `make` and kept (packed).
@@ -105,19 +124,21 @@ public final class CoverageCache: @unchecked Sendable {
         counts.misses += 1
         lock.unlock()
         let made = make()
-        // Packed only if it may be kept: one shape may not take more than a quarter of the
-        // cache, and it takes at least a byte a run.
-        guard made.runs.count <= byteLimit / 4 else { return made }
-        let packed = PackedCoverage(made)
-        let size = packed.memorySize + MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
+        let keyBytes = MemoryLayout<Key>.stride + key.path.elements.count * MemoryLayout<Path.Element>.stride
+        var kept = Kept.made(made)
+        // One shape may not take more than a quarter of the cache: one too large as made
+        // is packed at once, and kept if that fits.
+        let quarter = byteLimit / 4
+        if made.memorySize + keyBytes > quarter, made.runs.count <= quarter { kept = .packed(PackedCoverage(made)) }
+        let size = kept.memorySize + keyBytes
         lock.lock()
         defer { lock.unlock() }
         guard size <= limit / 4 else { return made }
-        if let old = entries.updateValue(Entry(coverage: packed, size: size, lastUse: clock), forKey: key) {
+        if let old = entries.updateValue(Entry(coverage: kept, size: size, lastUse: clock), forKey: key) {
             bytes -= old.size
         }
         bytes += size
-        if bytes > limit { evictOldest() }
+        if bytes > limit { makeRoom() }
         return made
     }
 
@@ -138,15 +159,37 @@ public final class CoverageCache: @unchecked Sendable {
     /// shape takes a while), with its pieces (`Coverage.footprint`): worked out now, once,
     /// and kept, so that a shape made and never painted again does not pay for them.
     private func found(_ entry: Entry, for key: Key) -> Coverage {
-        var coverage = entry.coverage.unpacked
+        var coverage: Coverage
+        switch entry.coverage {
+        case .made(let made): coverage = made
+        case .packed(let packed): coverage = packed.unpacked
+        }
         guard !coverage.footprintKnown else { return coverage }
         coverage.workOutFootprint()
-        var packed = entry.coverage
-        packed.keepFootprint(of: coverage)
+        var kept = Kept.made(coverage)
+        if case .packed(var packed) = entry.coverage {
+            packed.keepFootprint(of: coverage)
+            kept = .packed(packed)
+        }
         lock.lock()
         defer { lock.unlock() }
-        entries.replaceCoverage(of: key, with: packed)
+        entries.replaceCoverage(of: key, with: kept)
         return coverage
+    }
+
+    /// Packs the entries kept as made, and if that frees too little, drops the least recently
+    /// used (`evictOldest`). The lock is held.
+    private func makeRoom() {
+        bytes = 0
+        entries.updateEach { entry in
+            if case .made(let coverage) = entry.coverage {
+                let packed = PackedCoverage(coverage)
+                entry.size += packed.memorySize - coverage.memorySize
+                entry.coverage = .packed(packed)
+            }
+            bytes += entry.size
+        }
+        if bytes > limit { evictOldest() }
     }
 
     /// Drops the least recently used half of the entries, and more until what is left fits
