@@ -4,7 +4,8 @@ import Raster
 
 /// Writes presented frames as PNG files (`frame-000000.png` …) at a virtual refresh rate.
 /// Deterministic: time is the frame number over the rate, so the same run gives the same
-/// files. Every `every`-th frame is kept. A file is the panel's buffer: `width` × `height`
+/// files. Every `every`-th frame is kept (0: none, a dry run that times and sizes the
+/// renderer, with no PNG encoder's buffers in the process). A file is the panel's buffer: `width` × `height`
 /// are the panel's, and with a quarter turn the picture is laid out the other way round and
 /// turned into it, as DRM and fbdev do, so a preview shows what the panel would.
 public final class HeadlessPresenter: Presenter {
@@ -35,7 +36,7 @@ public final class HeadlessPresenter: Presenter {
         self.width = rotate.swapsAxes ? height : width
         self.height = rotate.swapsAxes ? width : height
         refreshInterval = 1 / fps
-        self.every = max(1, every)
+        self.every = max(0, every)
     }
 
     public var description: String {
@@ -52,7 +53,7 @@ public final class HeadlessPresenter: Presenter {
 
     public func present(_ surface: Surface, version: UInt64) throws -> Presentation {
         let time = nextPresentationTime()
-        if sequence % every == 0 {
+        if every > 0, sequence % every == 0 {
             let path = PathName.join(directory, String(cFormat: "frame-%06ld.png", written))
             do { try PNG.write(PanelConversion.panelSurface(surface, rotation: rotation), to: path) } catch {
                 throw DisplayError(device: "headless:\(directory)", reason: "\(error)")

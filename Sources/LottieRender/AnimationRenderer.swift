@@ -153,6 +153,30 @@ public struct AnimationRenderer {
     /// Bytes of decoded image pixels the renderer holds (at most `budget.maxImageBytes`).
     public var decodedImageBytes: Int { images.bytesHeld }
 
+    /// The shape coverage the renderer keeps from frame to frame: the shared cache's, and the
+    /// render tree's slots' (every band's).
+    public var keptCoverage: (cache: KeptCoverage, slots: KeptCoverage) {
+        (coverageCache.held, (renderTree?.allSlots ?? []).reduce(KeptCoverage()) { $0 + $1.held })
+    }
+
+    /// Bytes of shape coverage kept from frame to frame at a frame size (`RenderBudget.keptCoverageBytes`).
+    public func keptCoverageBytes(width: Int, height: Int) -> Int { budget.keptCoverageBytes(width: width, height: height) }
+
+    /// Bytes of shape coverage the renderer holds now: the shared cache's and the render tree's slots'.
+    public var coverageBytesHeld: Int { coverageCache.held.bytes + (renderTree?.allSlots ?? []).reduce(0) { $0 + $1.bytesHeld } }
+
+    /// Sets the byte limits of the coverage kept for a frame of `width` x `height` and starts
+    /// a frame of the slots (`CoverageSlots.startFrame`): three quarters for the shared cache,
+    /// which serves any paint (a slot's shape found again, a precomp's other instances, a
+    /// loop), a quarter for the slots (the frame's own shapes, found again next frame). Both
+    /// keep coverage packed, and a coverage the cache made and a slot kept is the same bytes.
+    private func startKeptCoverage(width: Int, height: Int) {
+        let bytes = budget.keptCoverageBytes(width: width, height: height)
+        let cache = bytes * 3 / 4
+        if coverageCache.byteLimit != cache { coverageCache.setByteLimit(cache) }
+        renderTree?.startFrame(slotBytes: bytes - cache)
+    }
+
     /// How many shape paints reused the coverage of an earlier render, and how many rasterized.
     public var coverageReuse: (hits: Int, misses: Int) { coverageCache.statistics }
 
@@ -274,6 +298,7 @@ public struct AnimationRenderer {
         guard frame.isFinite else { return }
         let clip = LayerCompositor.clipRegion(width: animation.width, height: animation.height, matrix: matrix,
                                               target: surface.bounds)
+        if band.index == 0 { startKeptCoverage(width: whole.width, height: whole.height) }
         compositor.slots = renderTree?.slots(band: band.index, of: band.count)
         // Shadows reach at most as far as the frame is large: a hostile softness or distance
         // cannot make offscreen buffers many times the frame (the same limit for every band).

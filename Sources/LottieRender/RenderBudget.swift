@@ -32,6 +32,40 @@ public struct RenderBudget: Sendable, Equatable {
     /// target when that gives the same pixels up to overlap (group opacity alone), else skipped,
     /// and the renderer warns once.
     public var maxSurfaceBytes = 256 * 1024 * 1024
+    /// The peak memory (RSS) the process drawing the frames should stay within: the coverage
+    /// kept from frame to frame gets what is left of it (`keptCoverageBytes`).
+    public var processMemoryTarget = 20 << 20
+    /// The least and the most bytes of coverage kept, whatever the frame's size.
+    public var keptCoverageRange = (256 << 10)...(16 << 20)
+
+    /// What a process playing an animation takes besides its frame and the coverage it keeps
+    /// (code, runtime, model, buffers of a frame's work, the player): measured, `buoy play`
+    /// at 1080p with no coverage kept peaks at 18.7 MB, 8.3 MB of which are the frame; with
+    /// 0.8 MB to spare (files differ, and so do runs: a quarter MB less to spare peaked at
+    /// 20.2 MB, and saved 5 % of the instructions of 8 frames of a masked logo at 1080p).
+    static let processFixedBytes = (11 << 20) + (256 << 10)
+    /// Bytes a pixel of the frame takes (its surface: one 32-bit pixel).
+    static let frameBytesPerPixel = 4
+    /// What a byte of kept coverage costs the process, measured: about 2.5 bytes (entries
+    /// come and go and leave the heap in pieces; each array has its header).
+    static let keptCoverageCost = 2.5
+
+    /// Bytes of shape coverage kept from one frame to the next (`CoverageSlots`,
+    /// `CoverageCache`) for frames of `width` x `height`: what `processMemoryTarget` leaves
+    /// once the process and the frame are counted, over what a byte kept costs, within
+    /// `keptCoverageRange`. The trade: a shape found there is painted without being
+    /// rasterized again, but what is kept stays in the process for as long as it plays, and a
+    /// long play fills any store (a loop of a few seconds shows thousands of shapes). At 1080p
+    /// that leaves about 0.35 MB (a sixth of a byte a pixel), and a long loop whose shapes
+    /// come back after more than that (a loader's repeated precomps) rasterizes them again
+    /// (about +19 % ms a frame on such a file, drawn frame after frame); at 512x512 it is 3.2 MB.
+    public func keptCoverageBytes(width: Int, height: Int) -> Int {
+        let frame = Double(max(0, width)) * Double(max(0, height)) * Double(Self.frameBytesPerPixel)
+        let left = (Double(processMemoryTarget) - Double(Self.processFixedBytes) - frame) / Self.keptCoverageCost
+        let bytes = left.isFinite ? Int(max(0, min(left, Double(keptCoverageRange.upperBound)))) : 0
+        return min(keptCoverageRange.upperBound, max(keptCoverageRange.lowerBound, bytes))
+    }
+
     /// The largest output, in pixels a side (a 4K panel fits): larger sizes are refused by the
     /// commands, and an animation drawn at its own size is scaled down to fit.
     public static let maxOutputSide = 4096

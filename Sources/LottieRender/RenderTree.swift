@@ -26,9 +26,9 @@ final class RenderTree: @unchecked Sendable {
     /// The slots of the other bands of threaded frames, one store per band: a band keeps
     /// its own coverage (its rows only) and finds it with no lock another thread takes, and
     /// each paint's record of how its shape changes is that of one band, as with one thread.
-    /// They share `slots`' byte limit evenly, so that all bands hold about what one would;
+    /// They share the slots' byte limit evenly, so that all bands hold about what one would;
     /// a frame cut into another number of bands starts them anew.
-    private let bandSlots = Mutex<[CoverageSlots]>([])
+    private let bandSlots = Mutex<(stores: [CoverageSlots], bytes: Int)>(([], 8 << 20))
 
     init(root: Composition, precomps: [String: Composition]) {
         var nextSlot = 0
@@ -97,17 +97,29 @@ final class RenderTree: @unchecked Sendable {
     /// The slots band `band` of `count` draws with (band 0: `slots`).
     func slots(band: Int, of count: Int) -> CoverageSlots {
         guard band > 0, band < count else { return slots }
-        return bandSlots.withLock { stores in
-            if stores.count != count - 1 {
-                let limit = slots.byteLimit / count
-                stores = (1..<count).map { _ in CoverageSlots(byteLimit: limit) }
+        return bandSlots.withLock { bands in
+            if bands.stores.count != count - 1 {
+                let limit = bands.bytes / count
+                bands.stores = (1..<count).map { _ in CoverageSlots(byteLimit: limit) }
+                slots.startFrame(byteLimit: limit)
             }
-            return stores[band - 1]
+            return bands.stores[band - 1]
+        }
+    }
+
+    /// Starts a frame whose slots keep at most `bytes` in all (`CoverageSlots.startFrame`),
+    /// shared evenly by the bands last drawn.
+    func startFrame(slotBytes bytes: Int) {
+        bandSlots.withLock { bands in
+            bands.bytes = bytes
+            let share = bytes / (bands.stores.count + 1)
+            slots.startFrame(byteLimit: share)
+            for store in bands.stores { store.startFrame(byteLimit: share) }
         }
     }
 
     /// Every slot store, the first band's first.
-    var allSlots: [CoverageSlots] { [slots] + bandSlots.withLock { $0 } }
+    var allSlots: [CoverageSlots] { [slots] + bandSlots.withLock { $0.stores } }
 
     /// Every node, root composition first (for statistics and tests).
     var allNodes: [ShapeLayerNode] {

@@ -43,6 +43,14 @@ struct Coverage {
         self.bounds = bounds
     }
 
+    /// Runs and bytes kept packed (`PackedCoverage.unpacked`), with the footprint worked out
+    /// before, if it was.
+    init(runs: [Run], bytes: [UInt8], longestRun: Int, bounds: PixelRect, footprint: [PixelRect]?, footprintKnown: Bool) {
+        self.init(runs: runs, bytes: bytes, longestRun: longestRun, bounds: bounds)
+        self.footprint = footprint
+        self.footprintKnown = footprintKnown
+    }
+
     /// What keeping it costs, in bytes.
     var memorySize: Int {
         runs.count * MemoryLayout<Run>.stride + bytes.count + (footprint?.count ?? 0) * MemoryLayout<PixelRect>.stride

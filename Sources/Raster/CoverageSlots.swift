@@ -15,7 +15,12 @@ import Posix
 /// (each with its own limit) and the instances of a precomp shown several times do not
 /// push each other out.
 ///
-/// The whole store is bounded by `byteLimit`: past it, new coverage is used but not kept.
+/// The whole store is bounded by `byteLimit` (which a renderer sets from the frame's size,
+/// `RenderBudget.keptCoverageBytes`). Past it, the entries no paint used in the last two
+/// frames (`startFrame`) are dropped, and if that frees too little, new coverage is used but
+/// not kept. Not least-recently-used: the paints of a frame come in the same order every
+/// frame, and a store too small for them all would then drop each entry just before it is
+/// wanted again; keeping the older entries serves as many paints as fit, every frame.
 /// A lock keeps it safe when one renderer draws on several threads.
 public final class CoverageSlots: @unchecked Sendable {
     /// What identifies one coverage: the same as `CoverageCache.Key`.
@@ -23,9 +28,12 @@ public final class CoverageSlots: @unchecked Sendable {
 
     private struct Entry {
         let key: Key
-        /// Nil when the paint was painted straight from the sweep.
+        /// Nil when the paint was painted straight from the sweep. Not packed (as the
+        /// shared cache keeps it): a paint found in its slot is painted again next frame.
         var coverage: Coverage?
         var size: Int
+        /// The last frame (`startFrame`) in which it was kept or reused.
+        var frame: UInt32
     }
 
     private struct Slot {
@@ -58,18 +66,58 @@ public final class CoverageSlots: @unchecked Sendable {
     /// fourth over every frame of a loader whose precomps repeat themselves.
     static let offerEvery = 4
 
-    public let byteLimit: Int
     private let lock = AdaptiveLock()
+    private var limit: Int
     // The three stores below are read and written only while `lock` is held, so no two
     // accesses can overlap: their dynamic exclusivity checks (four a `use`, four a `keep`,
     // about a third of a `use`'s instructions) are left out.
     @exclusivity(unchecked) private var slots: [Slot] = []
     @exclusivity(unchecked) private var bytes = 0
     @exclusivity(unchecked) private var counts = (hits: 0, misses: 0)
+    /// Frames started (`startFrame`), and the frame in which stale entries were last dropped.
+    private var frame: UInt32 = 0
+    private var staleDropped: UInt32 = .max
 
     /// A store that keeps at most `byteLimit` bytes of coverage.
     public init(byteLimit: Int = 8 << 20) {
-        self.byteLimit = max(0, byteLimit)
+        limit = max(0, byteLimit)
+    }
+
+    /// The most bytes of coverage kept.
+    public var byteLimit: Int {
+        lock.lock(); defer { lock.unlock() }
+        return limit
+    }
+
+    /// Starts a frame, keeping at most `byteLimit` bytes from now on: a store holding more
+    /// drops the entries of earlier frames, and then, if still over, all of them.
+    public func startFrame(byteLimit: Int) {
+        lock.lock(); defer { lock.unlock() }
+        frame &+= 1
+        limit = max(0, byteLimit)
+        guard bytes > limit else { return }
+        dropStale()
+        if bytes > limit { dropStale(all: true) }
+    }
+
+    /// Drops the entries no paint used in this frame or the one before (every entry, with
+    /// `all`). The lock is held.
+    private func dropStale(all: Bool = false) {
+        staleDropped = frame
+        for i in slots.indices where !slots[i].entries.isEmpty {
+            slots[i].entries.removeAll { entry in
+                let stale = all || entry.frame &+ 1 < frame
+                if stale { bytes -= entry.size }
+                return stale
+            }
+        }
+    }
+
+    /// Whether `size` more bytes fit, once the stale entries are dropped (at most once a
+    /// frame: before the next frame starts, no entry becomes stale). The lock is held.
+    private func makeRoom(_ size: Int) -> Bool {
+        if bytes + size > limit, staleDropped != frame { dropStale() }
+        return bytes + size <= limit
     }
 
     /// How many paints reused their slot's coverage, and how many did not.
@@ -84,6 +132,14 @@ public final class CoverageSlots: @unchecked Sendable {
         return bytes
     }
 
+    /// What the store holds now.
+    public var held: KeptCoverage {
+        lock.lock(); defer { lock.unlock() }
+        var held = KeptCoverage()
+        for slot in slots { for entry in slot.entries { held.add(entry.coverage, path: entry.key.path, size: entry.size) } }
+        return held
+    }
+
     /// What the paint `key` in `slot` does: reuse the coverage kept; make it (a shape new to
     /// the slot, one that held still since it was swept, or one the shared cache served
     /// lately); or, when `mayPaintDirectly` and the shape keeps changing, paint it from the sweep.
@@ -95,13 +151,31 @@ public final class CoverageSlots: @unchecked Sendable {
         // The slot, the byte count and the counts are each accessed once, in place: through
         // `slots[slot]` at every step, each step paid an exclusivity check and a uniqueness
         // check of the array, and a hit copied its entry out and back.
-        return Self.use(&slots[slot], for: key, mayPaintDirectly: mayPaintDirectly, bytes: &bytes, byteLimit: byteLimit,
-                        counts: &counts)
+        let use = Self.use(&slots[slot], for: key, mayPaintDirectly: mayPaintDirectly, frame: frame, bytes: &bytes, counts: &counts)
+        guard case .sweep(let size) = use else { return use.use }
+        // Only what the swept shape was is remembered (its path), if it fits.
+        if makeRoom(size) { Self.insert(Entry(key: key, coverage: nil, size: size, frame: frame), into: &slots[slot], bytes: &bytes) }
+        return .sweep
+    }
+
+    /// What `use(_:for:…)` found: `Use`, with the bytes a swept shape's record takes.
+    private enum Found {
+        case reuse(Coverage)
+        case make
+        case sweep(Int)
+
+        var use: Use {
+            switch self {
+            case .reuse(let coverage): return .reuse(coverage)
+            case .make: return .make
+            case .sweep: return .sweep
+            }
+        }
     }
 
     /// `use(slot:for:mayPaintDirectly:)` on the slot itself.
-    private static func use(_ slot: inout Slot, for key: Key, mayPaintDirectly: Bool, bytes: inout Int, byteLimit: Int,
-                            counts: inout (hits: Int, misses: Int)) -> Use {
+    private static func use(_ slot: inout Slot, for key: Key, mayPaintDirectly: Bool, frame: UInt32, bytes: inout Int,
+                            counts: inout (hits: Int, misses: Int)) -> Found {
         if let index = slot.entries.firstIndex(where: { $0.key == key }) {
             // Most recent last: an entry already there stays put.
             if index != slot.entries.count - 1 {
@@ -110,6 +184,7 @@ public final class CoverageSlots: @unchecked Sendable {
             }
             slot.missed = false
             let last = slot.entries.count - 1
+            slot.entries[last].frame = frame
             if slot.entries[last].coverage != nil {
                 counts.hits += 1
                 // Painted again: its pieces are worked out now, once, in place (a shape made
@@ -128,7 +203,7 @@ public final class CoverageSlots: @unchecked Sendable {
         if slot.sweeps % offerEvery == 0 { return .make }
         // Only the latest swept shape of a place is remembered (a limit narrowed to the
         // paint's reach moves with the shape: one it overlaps is the same place); its path
-        // counts against the byte limit.
+        // counts against the byte limit (the caller keeps it if it fits).
         // Walked by index, latest first (removing one leaves those before it in place): walked
         // as `enumerated().reversed()`, the entries were copied into a new array (a retain of
         // each key's path and coverage), and each removal then copied the slot's own array,
@@ -140,9 +215,7 @@ public final class CoverageSlots: @unchecked Sendable {
                 bytes -= slot.entries.remove(at: i).size
             }
         }
-        let size = key.path.elements.count * MemoryLayout<Path.Element>.stride
-        if bytes + size <= byteLimit { insert(Entry(key: key, coverage: nil, size: size), into: &slot, bytes: &bytes) }
-        return .sweep
+        return .sweep(key.path.elements.count * MemoryLayout<Path.Element>.stride)
     }
 
     /// Tells whether the shared cache served the coverage a paint in `slot` made.
@@ -164,8 +237,8 @@ public final class CoverageSlots: @unchecked Sendable {
         if let index = slots[slot].entries.firstIndex(where: { $0.key == key }) {
             bytes -= slots[slot].entries.remove(at: index).size
         }
-        guard bytes + size <= byteLimit else { return }
-        Self.insert(Entry(key: key, coverage: coverage, size: size), into: &slots[slot], bytes: &bytes)
+        guard makeRoom(size) else { return }
+        Self.insert(Entry(key: key, coverage: coverage, size: size, frame: frame), into: &slots[slot], bytes: &bytes)
     }
 
     /// Appends `entry` as the slot's most recent, dropping its least recent past the limit.
@@ -243,7 +316,7 @@ extension Surface {
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)
         case .make:
             var made = false
-            let coverage = Self.lookUp(cache, key) { () -> Coverage in
+            func make() -> Coverage {
                 made = true
                 // Its pieces are worked out once, here: a shape made each frame (one that
                 // changes and cannot be swept, as a gradient stroke) notes them too.
@@ -252,6 +325,7 @@ extension Surface {
                 coverage.workOutFootprint()
                 return coverage
             }
+            let coverage = Self.lookUp(cache, key, make: make)
             slots.noteShared(slot: slot, found: !made)
             slots.keep(slot: slot, for: key, coverage)
             paintCoverage(coverage, shader: shader, opacity: opacity, clip: clip)

@@ -41,6 +41,21 @@ struct CoverageTable {
         return items[index].entry
     }
 
+    /// Replaces the coverage of the entry of `key`, if there is one, leaving its size and use.
+    mutating func replaceCoverage(of key: CoverageCache.Key, with coverage: CoverageCache.Kept) {
+        guard !slots.isEmpty else { return }
+        let found = slot(of: key, hash: key.hashValue)
+        guard found.found else { return }
+        let index = Int(slots[found.slot])
+        let entry = items[index].entry
+        items[index].entry = CoverageCache.Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse)
+    }
+
+    /// Changes every entry in place (not its key).
+    mutating func updateEach(_ body: (inout CoverageCache.Entry) -> Void) {
+        for i in items.indices { body(&items[i].entry) }
+    }
+
     /// Keeps `entry` for `key`; returns the entry it replaces, if any.
     mutating func updateValue(_ entry: CoverageCache.Entry, forKey key: CoverageCache.Key) -> CoverageCache.Entry? {
         let hash = key.hashValue

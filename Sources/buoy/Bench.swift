@@ -122,6 +122,12 @@ struct BenchJob {
         print(String(cFormat: "load_ms=%.2f size=%ldx%ld mode=", loadMs, width, height) + contentMode.rawValue
               + String(cFormat: " threads=%ld coverage_reused=%ld/%ld", renderer.threads, reuse.hits, reuse.hits + reuse.misses)
               + (damage ? " frames=damage" : " frames=full"))
+        // What the renderer keeps of shapes' coverage between frames, and what it is made of.
+        let kept = renderer.keptCoverage
+        for (name, k) in [("cache", kept.cache), ("slots", kept.slots)] {
+            print("coverage_kept_" + name + String(cFormat: " entries=%ld runs=%ld coverage_kb=%ld packed_kb=%ld path_kb=%ld counted_kb=%ld",
+                         k.entries, k.runs, k.coverageBytes >> 10, k.packedBytes >> 10, k.pathBytes >> 10, k.bytes >> 10))
+        }
         let cpuSorted = cpuTimes[warm...].sorted()
         let cpuMedian = cpuSorted[cpuSorted.count / 2]
         print(String(cFormat: "first_frame_ms=%.3f cpu_first_frame_ms=%.3f", times[0], cpuTimes[0]))

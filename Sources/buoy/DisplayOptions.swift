@@ -17,7 +17,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Virtual refresh rate for headless and y4m.")
     var fps: Double = 60
 
-    @Option(help: "Keep every Nth frame (headless).")
+    @Option(help: "Keep every Nth frame (headless; 0 writes none: a dry run, e.g. to measure peak RSS).")
     var every: Int = 1
 
     @Option(help: "Turn the picture 0, 90, 180 or 270 degrees clockwise (on top of the panel's own orientation).")
@@ -67,7 +67,7 @@ struct DisplaySettings {
         guard ["auto", "xrgb8888", "rgb565"].contains(pixelFormat) else { throw ValidationError("--pixel-format must be auto, xrgb8888 or rgb565") }
         if let mode, ModeRequest(mode) == nil { throw ValidationError("--mode: expected WxH or WxH@HZ, e.g. 1280x720@60") }
         guard fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
-        guard every >= 1 else { throw ValidationError("--every must be at least 1") }
+        guard every >= 0 else { throw ValidationError("--every must be at least 0") }
     }
 
     /// Opens the display; a missing or busy one is exit status 4 with the device named.

@@ -157,4 +157,36 @@ final class CoverageSlotTests: XCTestCase {
         XCTAssertEqual(slotted.pixels, plain.pixels)
         XCTAssertGreaterThan(slots.bytesHeld, 0)
     }
+
+    /// A full store drops the coverage of shapes no paint used in the last two frames, so
+    /// that the shapes drawn now are kept (and found again) rather than made every time.
+    func testAFullStoreMakesRoomByDroppingStaleEntries() {
+        let slots = CoverageSlots(byteLimit: 1 << 20)
+        var s = Surface(width: 80, height: 80)
+        // Each frame draws four new paints (slots), each twice: the second finds the first's coverage if it was kept.
+        func draw(frame: Int) {
+            for pass in 0..<2 {
+                for i in 0..<4 {
+                    s.fill(Path.ellipse(Double(i * 9), 10, 30, 30), paint: .solid(.white), slots: slots, slot: frame * 4 + i, cache: nil)
+                }
+                _ = pass
+            }
+        }
+        slots.startFrame(byteLimit: 1 << 20)
+        draw(frame: 0)
+        let onePass = slots.bytesHeld
+        XCTAssertGreaterThan(onePass, 0)
+        XCTAssertEqual(slots.statistics.hits, 4)
+        // Room for the shapes of two frames and a half: those of the frame before last go
+        // when the new are kept (those of the last frame stay: a paint may come back).
+        for frame in 1...8 {
+            slots.startFrame(byteLimit: onePass * 5 / 2)
+            let hits = slots.statistics.hits
+            draw(frame: frame)
+            XCTAssertEqual(slots.statistics.hits, hits + 4, "frame \(frame): its shapes were kept")
+            XCTAssertLessThanOrEqual(slots.bytesHeld, onePass * 5 / 2)
+        }
+        slots.startFrame(byteLimit: 0)
+        XCTAssertEqual(slots.bytesHeld, 0)
+    }
 }

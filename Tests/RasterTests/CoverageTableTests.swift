@@ -16,7 +16,7 @@ final class CoverageTableTests: XCTestCase {
     }
 
     private func entry(_ size: Int, _ use: UInt64) -> CoverageCache.Entry {
-        CoverageCache.Entry(coverage: Coverage(), size: size, lastUse: use)
+        CoverageCache.Entry(coverage: .made(Coverage()), size: size, lastUse: use)
     }
 
     func testTheTableFindsReplacesAndDropsAsADictionaryDoes() {

@@ -219,6 +219,15 @@ final class CoverageCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics.hits, 1, "the newest shape is kept")
         s.fill(disc(0), paint: .solid(.white), cache: cache)
         XCTAssertEqual(cache.statistics.misses, 301, "the oldest was dropped to stay within the limit")
+        XCTAssertLessThanOrEqual(cache.held.bytes, 64 << 10)
+        // A lower limit drops what no longer fits, the newest kept.
+        cache.setByteLimit(8 << 10)
+        XCTAssertLessThanOrEqual(cache.held.bytes, 8 << 10)
+        XCTAssertEqual(cache.byteLimit, 8 << 10)
+        s.fill(disc(0), paint: .solid(.white), cache: cache)
+        XCTAssertEqual(cache.statistics.hits, 2, "the newest shape is still there")
+        cache.setByteLimit(0)
+        XCTAssertEqual(cache.held.entries, 0)
     }
 }
 
