@@ -166,14 +166,18 @@ public final class CoverageCache: @unchecked Sendable {
         }
         guard !coverage.footprintKnown else { return coverage }
         coverage.workOutFootprint()
-        var kept = Kept.made(coverage)
-        if case .packed(var packed) = entry.coverage {
-            packed.keepFootprint(of: coverage)
-            kept = .packed(packed)
-        }
         lock.lock()
         defer { lock.unlock() }
-        entries.replaceCoverage(of: key, with: kept)
+        // The entry is looked at again under the lock: another thread may have packed it
+        // (`makeRoom`) since, and its size is then the packed one, so it stays packed.
+        entries.modifyEntry(of: key) { kept in
+            switch kept.coverage {
+            case .made: kept.coverage = .made(coverage)
+            case .packed(var packed):
+                packed.keepFootprint(of: coverage)
+                kept.coverage = .packed(packed)
+            }
+        }
         return coverage
     }
 

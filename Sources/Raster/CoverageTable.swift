@@ -41,14 +41,12 @@ struct CoverageTable {
         return items[index].entry
     }
 
-    /// Replaces the coverage of the entry of `key`, if there is one, leaving its size and use.
-    mutating func replaceCoverage(of key: CoverageCache.Key, with coverage: CoverageCache.Kept) {
+    /// Changes the entry of `key` in place, if there is one (not its key).
+    mutating func modifyEntry(of key: CoverageCache.Key, _ body: (inout CoverageCache.Entry) -> Void) {
         guard !slots.isEmpty else { return }
         let found = slot(of: key, hash: key.hashValue)
         guard found.found else { return }
-        let index = Int(slots[found.slot])
-        let entry = items[index].entry
-        items[index].entry = CoverageCache.Entry(coverage: coverage, size: entry.size, lastUse: entry.lastUse)
+        body(&items[Int(slots[found.slot])].entry)
     }
 
     /// Changes every entry in place (not its key).

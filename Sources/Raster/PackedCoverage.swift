@@ -1,4 +1,4 @@
-/// A `Coverage` packed for keeping, in about a sixth of the bytes: a run's header takes 20
+/// A `Coverage` packed for keeping, in a fifth to a sixth of the bytes: a run's header takes 20
 /// bytes in a `Coverage` (row, column, count and offset as 32-bit integers, so that painting
 /// reads them directly), while its coverage bytes are few (most runs are the inside of a
 /// shape, one value told once, or an edge of one to three pixels), so the headers are most
