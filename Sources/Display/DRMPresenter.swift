@@ -355,6 +355,7 @@ public final class DRMPresenter: Presenter {
             self.target = nil
             let submit = target - (hasVblank ? refreshInterval * 7 / 8 : 0)
             if submit > Monotonic.now() { Monotonic.sleep(until: submit) }
+            if hasVblank { waitForVblank(before: target) }
         }
         flipState.time = nil
         let userData = Unmanaged.passUnretained(flipState).toOpaque()
@@ -368,6 +369,22 @@ public final class DRMPresenter: Presenter {
         _ = drmModeDirtyFB(fd, buffer.fb, nil, 0)
         flipPending = true
         pendingFlip = (back, expected)
+    }
+
+    /// Waits until the vblank before `target` has happened, so that the flip queued next lands
+    /// on `target` and not on that vblank: a vblank that comes late (a virtual machine's timer
+    /// under load, by more than the eighth of a refresh `queueFlip` allows) would otherwise
+    /// show the frame a refresh before its animation time. Gives up a quarter of a refresh
+    /// before `target`, so that a missing or stalled vblank count costs no more than that.
+    private func waitForVblank(before target: Double) {
+        let giveUp = target - refreshInterval / 4
+        while Monotonic.now() < giveUp {
+            var sequence: UInt64 = 0, ns: UInt64 = 0
+            guard drmCrtcGetSequence(fd, crtcID, &sequence, &ns) == 0 else { return }
+            // The last vblank's time (CLOCK_MONOTONIC, as the flip events' times are).
+            if Double(ns) / 1e9 > target - refreshInterval * 3 / 2 { return }
+            Monotonic.sleep(until: min(giveUp, Monotonic.now() + refreshInterval / 32))
+        }
     }
 
     /// The flip queued last and when it was expected on screen.
