@@ -59,13 +59,7 @@ struct StrokeOutliner {
     /// A stroker working in the buffers of `scratch` (left empty until `finish(keepingIn:)`).
     init(style: StrokeStyle, tolerance: Double, transform: Transform?, scratch: inout StrokeScratch) {
         self.init(style: style, tolerance: tolerance, transform: transform)
-        swap(&points, &scratch.points)
-        swap(&corners, &scratch.corners)
-        swap(&splits, &scratch.splits)
-        swap(&segments, &scratch.segments)
-        swap(&right, &scratch.right)
-        swap(&polygon, &scratch.polygon)
-        swap(&circle, &scratch.circle)
+        exchangeBuffers(with: &scratch)
         // The circle is this stroke's width's; the other buffers are emptied or written over
         // before they are read.
         circle.removeAll(keepingCapacity: true)
@@ -78,16 +72,20 @@ struct StrokeOutliner {
         let bytes = points.capacity * MemoryLayout<Point>.stride + corners.capacity + splits.capacity * MemoryLayout<Int>.stride
             + segments.capacity * MemoryLayout<Segment>.stride + (right.capacity + polygon.capacity) * MemoryLayout<Point>.stride
             + circle.capacity * MemoryLayout<(cos: Double, sin: Double)>.stride
-        if bytes <= StrokeScratch.byteLimit {
-            swap(&points, &scratch.points)
-            swap(&corners, &scratch.corners)
-            swap(&splits, &scratch.splits)
-            swap(&segments, &scratch.segments)
-            swap(&right, &scratch.right)
-            swap(&polygon, &scratch.polygon)
-            swap(&circle, &scratch.circle)
-        }
+        if bytes <= StrokeScratch.byteLimit { exchangeBuffers(with: &scratch) }
         return output
+    }
+
+    /// Trades the working buffers with `scratch`'s (taking them at the start of a stroke,
+    /// handing them back at its end).
+    private mutating func exchangeBuffers(with scratch: inout StrokeScratch) {
+        swap(&points, &scratch.points)
+        swap(&corners, &scratch.corners)
+        swap(&splits, &scratch.splits)
+        swap(&segments, &scratch.segments)
+        swap(&right, &scratch.right)
+        swap(&polygon, &scratch.polygon)
+        swap(&circle, &scratch.circle)
     }
 
     /// Strokes every contour of `path` (as `Flatten.polylines` cuts it) into `output`.

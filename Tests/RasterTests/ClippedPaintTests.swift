@@ -32,7 +32,7 @@ final class ClippedPaintTests: XCTestCase {
             let rect = PixelRect(x0: Int(r.next() % 9), y0: Int(r.next() % 7), x1: w - Int(r.next() % 9), y1: h - Int(r.next() % 7))
             let mask = FastPathTests.randomMask(&r, rect: rect)
             let clip = Clip(rect: PixelRect(x0: 0, y0: 0, x1: w, y1: h), mask: mask)
-            let paint = Self.randomShadedPaint(&r, round: round, width: Double(w), height: Double(h))
+            let paint = ShadedRunTests.randomPaint(&r, round: round, width: Double(w), height: Double(h))
             let opacity = round % 2 == 0 ? 1 : 0.2 + r.unit() * 0.8
             var fast = Surface(width: w, height: h, clearColor: Color(r: 0.2, g: 0.3, b: 0.4, a: 0.5))
             var reference = fast
@@ -44,26 +44,6 @@ final class ClippedPaintTests: XCTestCase {
             fast.fill(path, rule: rule, paint: paint, opacity: opacity, clip: clip)
             reference.referenceFill(path, rule: rule, paint: paint, opacity: opacity, clip: clip)
             XCTAssertEqual(fast.pixels, reference.pixels, "round \(round)")
-        }
-    }
-
-    /// A linear or radial gradient (opaque or not, steep or slow) or a filtered image.
-    static func randomShadedPaint(_ r: inout FastPathTests.Random, round: Int, width w: Double, height h: Double) -> Paint {
-        let stops = (0..<(2 + Int(r.next() % 3))).map { _ in
-            GradientStop(offset: r.unit(), color: Color(r: r.unit(), g: r.unit(), b: r.unit(), a: round % 3 == 2 ? r.unit() : 1))
-        }
-        let transform = round % 4 == 3 ? Transform(a: 0.8, b: 0.3, c: -0.3, d: 0.9, tx: 5, ty: -3) : .identity
-        switch round % 5 {
-        case 0, 1:
-            return .gradient(.linear(start: Point(r.unit() * w, r.unit() * h), end: Point(r.unit() * w, r.unit() * h), stops: stops), transform)
-        case 2:
-            return .gradient(.linear(start: Point(0, 0), end: Point(round % 2 == 0 ? w * 4 : 0, h), stops: stops), transform)
-        case 3:
-            let center = Point(r.unit() * w, r.unit() * h)
-            return .gradient(.radial(center: center, radius: 10 + r.unit() * w, focal: center, stops: stops), transform)
-        default:
-            let pixels = (0..<(16 * 16)).map { _ in KernelSamples.randomPixel(&r) }
-            return .image(Image(width: 16, height: 16, pixels: pixels), Transform(a: 6, b: 1, c: -1, d: 5, tx: 3, ty: 2))
         }
     }
 

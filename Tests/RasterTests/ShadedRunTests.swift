@@ -7,14 +7,15 @@ import XCTest
 final class ShadedRunTests: XCTestCase {
     typealias Random = FastPathTests.Random
 
-    func randomStops(_ r: inout Random, opaque: Bool) -> [GradientStop] {
+    static func randomStops(_ r: inout Random, opaque: Bool) -> [GradientStop] {
         (0..<(2 + Int(r.next() % 3))).map { _ in
             GradientStop(offset: r.unit(), color: Color(r: r.unit(), g: r.unit(), b: r.unit(), a: opaque ? 1 : r.unit()))
         }
     }
 
-    func randomPaint(_ r: inout Random, round: Int, width w: Double, height h: Double) -> Paint {
-        let stops = randomStops(&r, opaque: round % 3 != 2)
+    /// A linear or radial gradient (opaque or not, steep or slow) or a filtered image.
+    static func randomPaint(_ r: inout Random, round: Int, width w: Double, height h: Double) -> Paint {
+        let stops = Self.randomStops(&r, opaque: round % 3 != 2)
         let transform = round % 4 == 3 ? Transform(a: 0.8, b: 0.3, c: -0.3, d: 0.9, tx: 5, ty: -3) : .identity
         switch round % 5 {
         case 0, 1:
@@ -36,7 +37,7 @@ final class ShadedRunTests: XCTestCase {
         var opaqueRounds = 0
         for round in 0..<60 {
             let (w, h) = (90 + Int(r.next() % 120), 60 + Int(r.next() % 80))
-            let paint = randomPaint(&r, round: round, width: Double(w), height: Double(h))
+            let paint = Self.randomPaint(&r, round: round, width: Double(w), height: Double(h))
             if Shader(paint: paint, pathToDevice: .identity).isOpaqueGradient { opaqueRounds += 1 }
             let opacity = round % 2 == 0 ? 1 : 0.2 + r.unit() * 0.8
             var fast = Surface(width: w, height: h, clearColor: Color(r: 0.2, g: 0.3, b: 0.4, a: round % 3 == 0 ? 1 : 0.5))
@@ -58,7 +59,7 @@ final class ShadedRunTests: XCTestCase {
         var r = Random(state: 43)
         for round in 0..<40 {
             let (w, h) = (90 + Int(r.next() % 120), 60 + Int(r.next() % 80))
-            let paint: Paint = round % 2 == 0 ? randomPaint(&r, round: round / 2, width: Double(w), height: Double(h))
+            let paint: Paint = round % 2 == 0 ? Self.randomPaint(&r, round: round / 2, width: Double(w), height: Double(h))
                 : .solid(Color(r: r.unit(), g: r.unit(), b: r.unit(), a: round % 4 == 1 ? 1 : r.unit()))
             let opacity = round % 3 == 0 ? 1 : 0.2 + r.unit() * 0.8
             var fast = Surface(width: w, height: h, clearColor: Color(r: 0.2, g: 0.3, b: 0.4, a: 0.5))
